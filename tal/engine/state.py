@@ -1,0 +1,95 @@
+"""The full (secret-holding) game state. Never shown directly: see ``view``."""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Site:
+    number: int
+    size: str  # "small" | "large"
+    in_play: bool
+    owner: int | None = None
+    levels: list[list[str | None]] = field(default_factory=list)
+    finished: bool = False
+
+    def stone_count(self) -> int:
+        return sum(1 for lv in self.levels for c in lv if c is not None)
+
+
+@dataclass
+class TalState:
+    players: int
+    advanced: bool
+    expert: bool
+    seed: int
+    rng: random.Random
+    bag: dict[str, int]
+    sites: dict[int, Site]
+    overseers: list[list[str]]
+    workers: list[list[str]]
+    tiles: list[list[int]]  # bid tiles each seat still holds this auction (secret)
+    supply: list[dict[str, int]]  # stones each seat holds (public)
+    round: int = 0
+    start_player: int = 0
+    phase: str = "bid"  # bid | overseer | plan | worker | steal | takeover | build | over
+    turn_idx: int = 0  # position in the turn order of a sequential phase
+    current: int | None = None
+    # auction
+    groups: list[list[str]] = field(default_factory=list)
+    bids: list[list[list[int]]] = field(default_factory=list)  # per group: [seat, rings] in order
+    auction_revealed: bool = False
+    winners: list[int | None] = field(default_factory=list)
+    # per-turn bookkeeping of a sequential phase
+    moved: list[int] = field(default_factory=list)
+    steps_used: int = 0
+    turn_used: dict[int, int] = field(default_factory=dict)  # site -> stones stolen/built
+    # secret overseer plans
+    plans: list[list[str]] = field(default_factory=list)
+    submitted: list[bool] = field(default_factory=list)
+    plans_revealed: bool = False
+    # stones elsewhere
+    pharaoh: list[str] = field(default_factory=list)
+    out: dict[str, int] = field(default_factory=dict)
+    last_round: bool = False
+    end_reason: str | None = None
+    # history
+    log: list[dict[str, Any]] = field(default_factory=list)
+    revealed: list[str] = field(default_factory=list)  # secret tags that are now public
+    move_count: int = 0
+    last_seat: int | None = None
+    last_undoable: bool = False
+
+    def order(self) -> list[int]:
+        return [(self.start_player + k) % self.players for k in range(self.players)]
+
+    def clone(self) -> TalState:
+        """A deep copy (log entries are never changed once written, so they are shared)."""
+        new = copy.copy(self)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.bag = dict(self.bag)
+        new.sites = {
+            n: Site(s.number, s.size, s.in_play, s.owner, [list(lv) for lv in s.levels], s.finished)
+            for n, s in self.sites.items()
+        }
+        new.overseers = [list(x) for x in self.overseers]
+        new.workers = [list(x) for x in self.workers]
+        new.tiles = [list(x) for x in self.tiles]
+        new.supply = [dict(x) for x in self.supply]
+        new.groups = [list(x) for x in self.groups]
+        new.bids = [[list(b) for b in g] for g in self.bids]
+        new.winners = list(self.winners)
+        new.moved = list(self.moved)
+        new.turn_used = dict(self.turn_used)
+        new.plans = [list(x) for x in self.plans]
+        new.submitted = list(self.submitted)
+        new.pharaoh = list(self.pharaoh)
+        new.out = dict(self.out)
+        new.log = list(self.log)
+        new.revealed = list(self.revealed)
+        return new
