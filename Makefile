@@ -1,0 +1,41 @@
+# Two commands: `make run` serves the site, `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test demo lint format messages bench
+
+$(STAMP): requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo --if-empty
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+demo: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+
+test: $(STAMP)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+messages: $(STAMP)
+	$(PY) manage.py makemessages -l de --keyword=N_ --ignore=.venv --ignore=tests --ignore=bench
+	$(PY) manage.py compilemessages -l de --ignore=.venv
+
+bench: $(STAMP)
+	$(PY) bench/siam_playouts.py
+	$(PY) bench/tal_playouts.py

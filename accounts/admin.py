@@ -1,0 +1,26 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+
+from .models import User
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    list_display = ["username", "email", "display_name", "is_active", "date_joined", "last_login"]
+    search_fields = ["username", "email", "display_name"]
+    fieldsets = BaseUserAdmin.fieldsets + (
+        (
+            "Site",
+            {
+                "fields": (
+                    "display_name",
+                    "language",
+                    "time_zone",
+                    "notify_turn",
+                    "notify_reminder_hours",
+                    "notify_game_end",
+                    "vacation_until",
+                )
+            },
+        ),
+    )

@@ -1,0 +1,53 @@
+import zoneinfo
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+TIME_ZONES = sorted(zoneinfo.available_timezones())
+REMINDER_CHOICES = [
+    (0, _("never")),
+    (12, _("after 12 hours")),
+    (24, _("after 1 day")),
+    (48, _("after 2 days")),
+]
+
+
+class User(AbstractUser):
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("Leave empty to follow your browser."),
+    )
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default="UTC",
+        choices=[(tz, tz) for tz in TIME_ZONES],
+    )
+    notify_turn = models.BooleanField(_("e-mail me when it is my turn"), default=True)
+    notify_reminder_hours = models.PositiveSmallIntegerField(
+        _("remind me if I have not moved"), choices=REMINDER_CHOICES, default=24
+    )
+    notify_game_end = models.BooleanField(_("e-mail me when a game ends"), default=True)
+    vacation_until = models.DateField(
+        _("on vacation until"),
+        null=True,
+        blank=True,
+        help_text=_("No turn e-mails are sent while you are on vacation."),
+    )
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.username
+
+    def on_vacation(self) -> bool:
+        return bool(self.vacation_until and self.vacation_until >= timezone.localdate())

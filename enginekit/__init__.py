@@ -1,0 +1,145 @@
+"""The engine protocol shared by every game engine.
+
+Pure Python: nothing here (or in any engine) imports Django or the site.
+The site (``games/``) talks to each game only through an object that follows
+:class:`Engine`; see ``../shared/design/architecture.md``.
+
+Conventions every engine follows
+--------------------------------
+
+*Text.* Engines never build sentences. Anything a person reads is a
+``Message``: ``{"key": "{player} plays {card}.", "args": {"player": 0, "card": "Maharacha"}}``.
+The key is an English ``str.format`` template and doubles as the gettext msgid,
+so the site translates the key and then formats it. Mark keys with ``N_`` so
+``makemessages --keyword=N_`` collects them. Argument conventions:
+
+- an ``int`` argument whose name is ``player`` or ends in ``_player`` is a seat
+  number; the site replaces it with that player's display name;
+- a ``str`` argument is a display word (a card, faction or province name) that
+  the site passes through gettext before formatting;
+- other values are shown as they are.
+
+*Actions* are small JSON values (dicts with a ``"type"`` key, lists not
+tuples) so that an action read back from the database compares equal to the
+one ``legal_actions`` produced.
+
+*Views* (``view(state, viewer)``) are JSON-serialisable dicts holding only what
+``viewer`` may know (``viewer`` is a seat number, or ``None`` for a spectator).
+Every view has at least these keys, which the generic game page uses:
+
+- ``"active_seats"``: list of seat numbers that must act now;
+- ``"prompt"``: a Message for the viewer if the viewer must act, else ``None``;
+- ``"actions"``: if the viewer must act, ``[{"action": <action>, "label": Message}, ...]``
+  (exactly ``legal_actions(state, viewer)``, in the same order), else ``[]``;
+- ``"log"``: the history the viewer may see, a list of LogEntry dicts
+  ``{"move": int, "key": str, "args": dict}`` where ``move`` is the number of
+  actions applied before the entry was written plus one (0 for set-up), so
+  the site can link every line to the position after that move;
+- ``"finished"``: bool.
+
+*Taking back.* ``can_undo(state, seat)`` is True when the last action applied
+was ``seat``'s and did not hand the turn to someone else, draw at random or
+reveal hidden information. The site takes an action back by replaying the log
+without it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, TypedDict
+
+
+def N_(key: str) -> str:
+    """Mark a message key for translation without translating it here."""
+    return key
+
+
+class Message(TypedDict):
+    key: str
+    args: dict[str, Any]
+
+
+def msg(key: str, **args: Any) -> Message:
+    return {"key": key, "args": args}
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now. The state is left unchanged.
+
+    ``key``/``args`` form a Message a player can understand; ``str(error)`` is
+    the English text.
+    """
+
+    def __init__(self, key: str, **args: Any) -> None:
+        self.key = key
+        self.args_ = args
+        super().__init__(render_english(key, args))
+
+    @property
+    def message(self) -> Message:
+        return {"key": self.key, "args": self.args_}
+
+
+def render_english(key: str, args: dict[str, Any]) -> str:
+    try:
+        return key.format(**args)
+    except (KeyError, IndexError, ValueError):
+        return key
+
+
+class Result(TypedDict):
+    """What ``Engine.result`` returns once a game has ended (JSON-serialisable).
+
+    ``winners``: seats that won (several in a team game or a shared win).
+    ``ranking``: every seat, best first.
+    ``reason``: a Message saying why the game ended the way it did.
+    ``details``: game-specific figures for the end-of-game summary.
+    """
+
+    winners: list[int]
+    ranking: list[int]
+    reason: Message
+    details: dict[str, Any]
+
+
+class OptionSpec(TypedDict, total=False):
+    """One option a game creator may choose.
+
+    ``type`` is ``"choice"`` (with ``choices``: list of [value, label]) or ``"bool"``.
+    ``players``: if present, the player counts for which the option applies.
+    """
+
+    name: str
+    label: str
+    type: str
+    choices: list[list[str]]
+    default: Any
+    help: str
+    players: list[int]
+
+
+class Engine(Protocol):
+    slug: str
+    name: str
+    rules_version: int
+    min_players: int
+    max_players: int
+
+    def options_schema(self) -> list[OptionSpec]: ...
+
+    def validate_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """Return the options completed with defaults; raise ValueError if invalid."""
+        ...
+
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> Any: ...
+
+    def active_seats(self, state: Any) -> frozenset[int]: ...
+
+    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]: ...
+
+    def apply(self, state: Any, seat: int, action: dict[str, Any]) -> Any: ...
+
+    def can_undo(self, state: Any, seat: int) -> bool: ...
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]: ...
+
+    def result(self, state: Any) -> Result | None: ...

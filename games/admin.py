@@ -1,0 +1,61 @@
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from .models import ChatMessage, Game, Move, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    readonly_fields = ["number", "joined_at", "to_move", "to_move_since"]
+
+
+class MoveInline(admin.TabularInline):
+    # The move log is append-only; moderators read it, they never edit it.
+    model = Move
+    extra = 0
+    can_delete = False
+    readonly_fields = ["number", "seat", "action", "created_at", "undone"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["id", "title", "kind", "status", "players", "move_count", "created_at"]
+    list_filter = ["kind", "status", "private"]
+    search_fields = ["title", "seats__user__username"]
+    readonly_fields = [
+        "kind",
+        "rules_version",
+        "options",
+        "move_count",
+        "version",
+        "undo_count",
+        "result",
+        "started_at",
+        "finished_at",
+    ]
+    inlines = [SeatInline, MoveInline]
+    actions = ["abort_games"]
+
+    @admin.action(description=_("Abort the selected games"))
+    def abort_games(self, request, queryset):
+        queryset.exclude(status=Game.Status.FINISHED).update(status=Game.Status.ABORTED)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "user", "game", "text", "hidden"]
+    list_filter = ["hidden"]
+    search_fields = ["text", "user__username"]
+    actions = ["hide", "unhide"]
+
+    @admin.action(description=_("Hide the selected messages"))
+    def hide(self, request, queryset):
+        queryset.update(hidden=True)
+
+    @admin.action(description=_("Show the selected messages again"))
+    def unhide(self, request, queryset):
+        queryset.update(hidden=False)

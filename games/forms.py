@@ -1,0 +1,55 @@
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+
+class NewGameForm(forms.Form):
+    """The fields every game has, plus one field per option of the engine's schema."""
+
+    title = forms.CharField(label=_("Title"), max_length=80)
+    players = forms.TypedChoiceField(label=_("Players"), coerce=int)
+    time_limit_days = forms.TypedChoiceField(
+        label=_("Time per move"),
+        coerce=int,
+        initial=3,
+        choices=[(d, _("%(n)d days") % {"n": d}) for d in settings.GAME_TIME_LIMIT_DAYS],
+    )
+    private = forms.BooleanField(
+        label=_("Private game (only people with the invite link can join)"), required=False
+    )
+
+    def __init__(self, engine, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.engine = engine
+        counts = range(engine.min_players, engine.max_players + 1)
+        self.fields["players"].choices = [(n, str(n)) for n in counts]
+        self.fields["players"].initial = engine.min_players
+        self.fields["title"].initial = engine.name
+        self.option_names = []
+        for spec in engine.options_schema():
+            name = f"option_{spec['name']}"
+            label = _(spec.get("label", spec["name"]))
+            help_text = _(spec["help"]) if spec.get("help") else ""
+            if spec["type"] == "bool":
+                field = forms.BooleanField(label=label, required=False, help_text=help_text)
+            else:
+                field = forms.ChoiceField(
+                    label=label,
+                    help_text=help_text,
+                    choices=[(value, _(text)) for value, text in spec["choices"]],
+                )
+            field.initial = spec.get("default")
+            self.fields[name] = field
+            self.option_names.append(spec["name"])
+
+    def options(self) -> dict:
+        return {name: self.cleaned_data[f"option_{name}"] for name in self.option_names}
+
+    def clean(self):
+        data = super().clean()
+        if "players" in data and not self.errors:
+            try:
+                self.engine.validate_options(data["players"], self.options())
+            except ValueError as error:
+                raise forms.ValidationError(str(error)) from None
+        return data

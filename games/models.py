@@ -1,0 +1,145 @@
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.core import signing
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from . import registry
+
+INVITE_SALT = "games.invite"
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("waiting for players")
+        ACTIVE = "active", _("running")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    kind = models.CharField(max_length=20)
+    title = models.CharField(_("title"), max_length=80)
+    options = models.JSONField(default=dict, blank=True)
+    players = models.PositiveSmallIntegerField(_("players"))
+    rules_version = models.PositiveIntegerField()
+    seed = models.BigIntegerField(default=new_seed, editable=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    private = models.BooleanField(_("private"), default=False)
+    time_limit_days = models.PositiveSmallIntegerField(_("time per move (days)"), default=3)
+    deadline = models.DateTimeField(null=True, blank=True)
+    # move_count counts the moves in force (undone ones excluded); version changes
+    # on every change to the game's position, so a poll compares one integer.
+    move_count = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0)
+    undo_count = models.PositiveIntegerField(default=0)
+    chat_count = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "private"])]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.title}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.pk])
+
+    @property
+    def kind_info(self) -> registry.GameKind:
+        return registry.get(self.kind, self.rules_version)
+
+    @property
+    def engine(self):
+        return self.kind_info.engine
+
+    @property
+    def seed_commitment(self) -> str:
+        return hashlib.sha256(str(self.seed).encode()).hexdigest()
+
+    def invite_token(self) -> str:
+        return signing.dumps(self.pk, salt=INVITE_SALT)
+
+    @classmethod
+    def from_invite_token(cls, token: str) -> "Game | None":
+        try:
+            pk = signing.loads(token, salt=INVITE_SALT)
+        except signing.BadSignature:
+            return None
+        return cls.objects.filter(pk=pk).first()
+
+    def seat_of(self, user) -> "Seat | None":
+        if not user.is_authenticated:
+            return None
+        return self.seats.filter(user=user).first()
+
+    def is_full(self) -> bool:
+        return self.seats.count() >= self.players
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats"
+    )
+    # The engine's seat number, drawn when the game starts.
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    to_move = models.BooleanField(default=False)
+    to_move_since = models.DateTimeField(null=True, blank=True)
+    resigned = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
+            models.UniqueConstraint(fields=["game", "number"], name="unique_seat_number"),
+        ]
+        ordering = ["number", "joined_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.game}"
+
+
+class Move(models.Model):
+    """One atomic action. Append-only: taking back marks a row undone."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    undone = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="unique_move_number")
+        ]
+        ordering = ["game", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.number}"
+
+
+class ChatMessage(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.TextField(max_length=settings.CHAT_MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(_("hidden by a moderator"), default=False)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"

@@ -1,0 +1,73 @@
+"""Everything a game page shows, built from ``engine.view`` for one viewer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import replay
+from .models import Game
+
+
+@dataclass
+class BoardPage:
+    game: Game
+    view: dict[str, Any]
+    viewer: int | None
+    at: int
+    history: bool
+    player_names: dict[int, str]
+    seats: list
+    can_undo: bool = False
+    error: str = ""
+    result: dict | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.view.get("actions"))
+
+    @property
+    def previous(self) -> int | None:
+        return self.at - 1 if self.at > 0 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.at + 1 if self.history else None
+
+
+def board_page(game: Game, user, at: int | None = None, error: str = "") -> BoardPage:
+    seats = list(game.seats.select_related("user").order_by("number"))
+    seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    viewer = seat.number if seat is not None else None
+    engine = game.engine
+    history = at is not None and 0 <= at < game.move_count
+    if history:
+        state = replay.state_at(game, at)
+    else:
+        state = replay.current_state(game)
+        at = game.move_count
+    view = engine.view(state, viewer)
+    if history or game.status != Game.Status.ACTIVE:
+        # A past position or a finished game: nothing can be played from here.
+        view = {**view, "actions": [], "prompt": None}
+    can_undo = bool(
+        not history
+        and game.status == Game.Status.ACTIVE
+        and viewer is not None
+        and game.moves.filter(undone=False).order_by("-number").values_list("seat", flat=True)[:1]
+        == [viewer]
+        and engine.can_undo(state, viewer)
+    )
+    return BoardPage(
+        game=game,
+        view=view,
+        viewer=viewer,
+        at=at,
+        history=history,
+        player_names={s.number: s.user.name for s in seats},
+        seats=seats,
+        can_undo=can_undo,
+        error=error,
+        result=game.result if game.status == Game.Status.FINISHED else None,
+    )

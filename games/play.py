@@ -1,0 +1,259 @@
+"""What players do to a game: join, leave, start, act, take back, resign, chat.
+
+Plain functions; views only translate requests and errors. Every change to a
+running game happens in one transaction holding the game's row lock.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from enginekit import IllegalAction
+
+from . import replay
+from .models import ChatMessage, Game, Move, Seat
+
+
+class PlayError(Exception):
+    """A request the site refuses; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class NotAPlayer(PlayError):
+    def __init__(self) -> None:
+        super().__init__(_("You are not playing in this game."), 403)
+
+
+class StaleMove(PlayError):
+    def __init__(self) -> None:
+        super().__init__(
+            _("The game moved on before your move arrived. Here is the current position."), 409
+        )
+
+
+class RejectedAction(PlayError):
+    """The engine refused the action; ``error`` carries its message."""
+
+    def __init__(self, error: IllegalAction) -> None:
+        super().__init__(str(error), 400)
+        self.error = error
+
+
+def _locked(game_id: int) -> Game:
+    return Game.objects.select_for_update().get(pk=game_id)
+
+
+def create_game(user, kind, *, title, players, options, time_limit_days, private) -> Game:
+    engine = kind.engine
+    options = engine.validate_options(players, options)
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind.slug,
+            title=title,
+            players=players,
+            options=options,
+            rules_version=engine.rules_version,
+            created_by=user,
+            time_limit_days=time_limit_days,
+            private=private,
+        )
+        Seat.objects.create(game=game, user=user)
+    return game
+
+
+def join(game_id: int, user) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.OPEN:
+            raise PlayError(_("This game is not open for players any more."))
+        if game.seats.filter(user=user).exists():
+            raise PlayError(_("You have already joined this game."))
+        if game.is_full():
+            raise PlayError(_("This game is full."))
+        Seat.objects.create(game=game, user=user)
+        if game.is_full():
+            _start(game)
+    return game
+
+
+def leave(game_id: int, user) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.OPEN:
+            raise PlayError(_("You can only leave a game before it starts."))
+        seat = game.seat_of(user)
+        if seat is None:
+            raise NotAPlayer()
+        seat.delete()
+        if not game.seats.exists():
+            game.status = Game.Status.ABORTED
+            game.save(update_fields=["status"])
+    return game
+
+
+def _start(game: Game) -> None:
+    seats = list(game.seats.order_by("joined_at", "pk"))
+    # Seating comes from the seed, so the published seed explains it too.
+    random.Random(f"seating:{game.seed}").shuffle(seats)
+    for number, seat in enumerate(seats):
+        seat.number = number
+        seat.save(update_fields=["number"])
+    game.status = Game.Status.ACTIVE
+    game.started_at = timezone.now()
+    game.version += 1
+    game.save()
+    state = replay.initial_state(game)
+    _after_change(game, state)
+    replay.store(game, 0, 0, state)
+
+
+def _after_change(game: Game, state: Any) -> None:
+    """Bring the denormalised turn data and the result in line with ``state``."""
+    engine = game.engine
+    now = timezone.now()
+    result = engine.result(state)
+    active = set() if result is not None else set(engine.active_seats(state))
+    for seat in game.seats.all():
+        to_move = seat.number in active
+        if to_move != seat.to_move:
+            seat.to_move = to_move
+            seat.to_move_since = now if to_move else None
+            seat.save(update_fields=["to_move", "to_move_since"])
+    if result is not None:
+        game.status = Game.Status.FINISHED
+        game.result = result
+        game.finished_at = now
+        game.deadline = None
+    else:
+        game.deadline = now + timedelta(days=game.time_limit_days)
+    game.save()
+
+
+def act(game_id: int, user, action: Any, seen_version: int | None) -> Game:
+    """Apply one action by ``user``; the move log gains exactly one row or nothing."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = game.seat_of(user)
+        if seat is None or seat.number is None:
+            raise NotAPlayer()
+        if game.status != Game.Status.ACTIVE:
+            raise PlayError(_("This game is not running."), 409)
+        if seen_version is not None and seen_version != game.version:
+            raise StaleMove()
+        engine = game.engine
+        state = replay.current_state(game)
+        if seat.number not in engine.active_seats(state):
+            raise PlayError(_("It is not your turn."))
+        try:
+            state = engine.apply(state, seat.number, action)
+        except IllegalAction as error:
+            raise RejectedAction(error) from None
+        number = game.moves.count() + 1
+        try:
+            with transaction.atomic():
+                Move.objects.create(game=game, number=number, seat=seat.number, action=action)
+        except IntegrityError:
+            raise StaleMove() from None
+        game.move_count += 1
+        game.version += 1
+        _after_change(game, state)
+        count = game.move_count
+        transaction.on_commit(lambda: replay.store(game, number, count, state))
+    return game
+
+
+def undo(game_id: int, user, seen_version: int | None) -> Game:
+    """Take back ``user``'s last action, where the engine allows it."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = game.seat_of(user)
+        if seat is None or seat.number is None:
+            raise NotAPlayer()
+        if game.status != Game.Status.ACTIVE:
+            raise PlayError(_("This game is not running."))
+        if seen_version is not None and seen_version != game.version:
+            raise StaleMove()
+        state = replay.current_state(game)
+        last = game.moves.filter(undone=False).order_by("-number").first()
+        if last is None or last.seat != seat.number or not game.engine.can_undo(state, seat.number):
+            raise PlayError(_("You cannot take back your last action now."))
+        last.undone = True
+        last.save(update_fields=["undone"])
+        game.move_count -= 1
+        game.version += 1
+        game.undo_count += 1
+        _after_change(game, replay.fresh_replay(game))
+    return game
+
+
+def resign(game_id: int, user) -> Game:
+    """Resigning ends the game: the resigning player (and their team) loses."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = game.seat_of(user)
+        if seat is None or seat.number is None:
+            raise NotAPlayer()
+        if game.status != Game.Status.ACTIVE:
+            raise PlayError(_("This game is not running."))
+        seat.resigned = True
+        seat.save(update_fields=["resigned"])
+        engine = game.engine
+        losers = set(getattr(engine, "teammates", lambda g, s: [s])(game.players, seat.number))
+        others = [n for n in range(game.players) if n not in losers]
+        game.result = {
+            "winners": others,
+            "ranking": others + sorted(losers),
+            "reason": {
+                "key": "{player} resigned.",
+                "args": {"player": seat.number},
+            },
+            "details": {"resigned": seat.number},
+        }
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        game.deadline = None
+        game.version += 1
+        game.save()
+        game.seats.update(to_move=False, to_move_since=None)
+    return game
+
+
+def post_chat(game_id: int, user, text: str) -> ChatMessage:
+    text = text.strip()
+    if not text:
+        raise PlayError(_("Write something first."))
+    if len(text) > settings.CHAT_MAX_LENGTH:
+        raise PlayError(
+            _("Chat messages can be at most %(n)d characters long.")
+            % {"n": settings.CHAT_MAX_LENGTH}
+        )
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.seat_of(user) is None:
+            raise NotAPlayer()
+        message = ChatMessage.objects.create(game=game, user=user, text=text)
+        game.chat_count += 1
+        game.save(update_fields=["chat_count"])
+    return message
+
+
+def next_game_for(user) -> Game | None:
+    """The running game that has waited longest for ``user`` to move."""
+    seat = (
+        Seat.objects.filter(user=user, to_move=True, game__status=Game.Status.ACTIVE)
+        .order_by("to_move_since", "game_id")
+        .select_related("game")
+        .first()
+    )
+    return seat.game if seat else None

@@ -1,0 +1,49 @@
+"""The engines the site can host, filled by each game app's AppConfig.ready().
+
+Engines are kept per (slug, rules_version) so that a game started under an
+older rules version keeps being replayed by the rules it was started with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GameKind:
+    engine: Any
+    board_template: str
+    rules_url_name: str | None = None
+
+    @property
+    def slug(self) -> str:
+        return self.engine.slug
+
+    @property
+    def name(self) -> str:
+        return self.engine.name
+
+
+_kinds: dict[tuple[str, int], GameKind] = {}
+_current: dict[str, int] = {}
+
+
+def register(engine: Any, board_template: str, rules_url_name: str | None = None) -> None:
+    _kinds[(engine.slug, engine.rules_version)] = GameKind(engine, board_template, rules_url_name)
+    _current[engine.slug] = max(_current.get(engine.slug, 0), engine.rules_version)
+
+
+def unregister(slug: str) -> None:
+    for key in [k for k in _kinds if k[0] == slug]:
+        del _kinds[key]
+    _current.pop(slug, None)
+
+
+def get(slug: str, rules_version: int | None = None) -> GameKind:
+    """The kind for slug, at rules_version (the newest if None). KeyError if unknown."""
+    return _kinds[(slug, rules_version if rules_version is not None else _current[slug])]
+
+
+def kinds() -> list[GameKind]:
+    return [_kinds[(slug, version)] for slug, version in sorted(_current.items())]

@@ -1,0 +1,37 @@
+"""Turn engine Messages into translated text for one viewer's page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext
+
+
+def _is_player_arg(name: str, value: Any) -> bool:
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and (name == "player" or name.endswith("_player"))
+    )
+
+
+def _word(value: Any) -> str:
+    return gettext(value) if isinstance(value, str) and value else str(value)
+
+
+def render(message: dict | None, names: dict[int, str]) -> str:
+    if not message:
+        return ""
+    key = gettext(message.get("key", ""))
+    args = {}
+    for name, value in (message.get("args") or {}).items():
+        if _is_player_arg(name, value):
+            args[name] = names.get(value, gettext("Seat %(n)d") % {"n": value + 1})
+        elif isinstance(value, list):
+            args[name] = ", ".join(_word(v) for v in value)
+        else:
+            args[name] = _word(value)
+    try:
+        return key.format(**args)
+    except (KeyError, IndexError, ValueError):
+        return key

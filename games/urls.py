@@ -1,0 +1,22 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("new/<slug:kind>/", views.new_game, name="new_game"),
+    path("my/", views.my_games, name="my_games"),
+    path("archive/", views.archive, name="archive"),
+    path("next/", views.next_game, name="next_game"),
+    path("invite/<str:token>/", views.invite, name="invite"),
+    path("g/<int:game_id>/", views.game_page, name="game"),
+    path("g/<int:game_id>/board", views.board, name="game_board"),
+    path("g/<int:game_id>/poll", views.poll, name="game_poll"),
+    path("g/<int:game_id>/version", views.version, name="game_version"),
+    path("g/<int:game_id>/act", views.act, name="game_act"),
+    path("g/<int:game_id>/undo", views.undo, name="game_undo"),
+    path("g/<int:game_id>/resign", views.resign, name="game_resign"),
+    path("g/<int:game_id>/chat", views.chat, name="game_chat"),
+    path("g/<int:game_id>/join", views.join, name="game_join"),
+    path("g/<int:game_id>/leave", views.leave, name="game_leave"),
+]

@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class SiamConfig(AppConfig):
+    name = "siam"
+    verbose_name = "King of Siam"
+
+    def ready(self):
+        from games import registry
+
+        from .engine import ENGINE
+
+        registry.register(ENGINE, board_template="siam/board.html", rules_url_name="siam_rules")

@@ -1,0 +1,36 @@
+import os
+
+import pytest
+
+# Set by CI: a test that needs a real server fails instead of skipping.
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def need_service(available: bool, what: str) -> None:
+    if available:
+        return
+    if REQUIRE_SERVICES:
+        pytest.fail(f"{what} is required (REQUIRE_SERVICES=1) but not configured")
+    pytest.skip(f"{what} not configured")
+
+
+@pytest.fixture
+def count_kind():
+    from games import registry
+
+    from .fake_engine import ENGINE
+
+    registry.register(ENGINE, board_template="count/board.html")
+    yield registry.get("count")
+    registry.unregister("count")
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    try:
+        from django.core.cache import cache
+
+        cache.clear()
+    except Exception:  # engine tests run without Django settings
+        pass
+    yield

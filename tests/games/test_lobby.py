@@ -1,0 +1,172 @@
+import pytest
+
+from games import play
+from games.models import Game, Seat
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_create_game_from_the_form_with_engine_options(client, count_kind, alice):
+    client.force_login(alice)
+    page = client.get("/new/count/")
+    assert page.status_code == 200
+    assert b"Target" in page.content
+    response = client.post(
+        "/new/count/",
+        {"title": "Friday game", "players": 3, "time_limit_days": 7, "option_target": "5"},
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/g/{game.pk}/"
+    assert (game.title, game.players, game.time_limit_days) == ("Friday game", 3, 7)
+    assert game.options == {"target": "5"}
+    assert game.status == Game.Status.OPEN
+    assert list(game.seats.values_list("user__username", flat=True)) == ["alice"]
+
+
+def test_form_refuses_time_limits_that_are_not_offered(client, count_kind, alice):
+    client.force_login(alice)
+    response = client.post("/new/count/", {"title": "x", "players": 2, "time_limit_days": 2})
+    assert response.status_code == 200
+    assert not Game.objects.exists()
+
+
+def test_creating_needs_an_account(client, count_kind):
+    response = client.get("/new/count/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_open_public_games_are_listed_in_the_lobby_private_ones_are_not(client, count_kind, alice):
+    play.create_game(
+        alice, count_kind, title="Open one", players=2, options={}, time_limit_days=3, private=False
+    )
+    play.create_game(
+        alice,
+        count_kind,
+        title="Secret one",
+        players=2,
+        options={},
+        time_limit_days=3,
+        private=True,
+    )
+    page = client.get("/").content.decode()
+    assert "Open one" in page and "Secret one" not in page
+
+
+def test_game_starts_when_full_with_seats_drawn_from_the_seed(count_kind, alice, bob):
+    carol = UserFactory(username="carol")
+    game = play.create_game(
+        alice, count_kind, title="t", players=3, options={}, time_limit_days=3, private=False
+    )
+    play.join(game.pk, bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.OPEN
+    play.join(game.pk, carol)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert sorted(game.seats.values_list("number", flat=True)) == [0, 1, 2]
+    assert game.seats.get(number=0).to_move
+    assert game.deadline is not None
+
+
+def test_join_via_client_and_cannot_join_twice(client, count_kind, alice, bob):
+    game = play.create_game(
+        alice, count_kind, title="t", players=3, options={}, time_limit_days=3, private=False
+    )
+    client.force_login(bob)
+    assert client.post(f"/g/{game.pk}/join").status_code == 302
+    again = client.post(f"/g/{game.pk}/join")
+    assert again.status_code == 400
+    assert "already joined" in again.content.decode()
+    assert game.seats.count() == 2
+
+
+def test_leave_before_start_and_the_empty_game_is_aborted(client, count_kind, alice):
+    game = play.create_game(
+        alice, count_kind, title="t", players=2, options={}, time_limit_days=3, private=False
+    )
+    client.force_login(alice)
+    client.post(f"/g/{game.pk}/leave")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and not game.seats.exists()
+
+
+def test_cannot_leave_a_running_game(client, started):
+    game, first, _ = started
+    client.force_login(first)
+    assert client.post(f"/g/{game.pk}/leave").status_code == 400
+    assert game.seats.count() == 2
+
+
+def test_private_game_needs_the_signed_invite_link(client, count_kind, alice, bob):
+    game = play.create_game(
+        alice, count_kind, title="t", players=2, options={}, time_limit_days=3, private=True
+    )
+    client.force_login(bob)
+    assert client.get(f"/g/{game.pk}/").status_code == 404
+    assert client.post(f"/g/{game.pk}/join", {"token": "forged"}).status_code == 403
+    assert client.get("/invite/not-a-token/").status_code == 404
+    token = game.invite_token()
+    page = client.get(f"/invite/{token}/")
+    assert page.status_code == 200 and b"Join this game" in page.content
+    assert client.post(f"/g/{game.pk}/join", {"token": token}).status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_creator_sees_the_invite_link_of_a_private_game(client, count_kind, alice):
+    game = play.create_game(
+        alice, count_kind, title="t", players=2, options={}, time_limit_days=3, private=True
+    )
+    client.force_login(alice)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert f"/invite/{game.invite_token()}/" in page
+
+
+def test_my_games_lists_games_where_it_is_my_turn_first(client, count_kind, alice, bob):
+    waiting = play.create_game(
+        alice, count_kind, title="Waiting", players=2, options={}, time_limit_days=3, private=False
+    )
+    games = []
+    for title in ["First", "Second"]:
+        game = play.create_game(
+            alice, count_kind, title=title, players=2, options={}, time_limit_days=3, private=False
+        )
+        play.join(game.pk, bob)
+        games.append(game)
+    # Make sure alice is the one to move in "Second" only.
+    for game in games:
+        seat = Seat.objects.get(game=game, user=alice)
+        if game.title == "Second" and not seat.to_move or game.title == "First" and seat.to_move:
+            mover = game.seats.get(to_move=True).user
+            play.act(game.pk, mover, {"type": "add", "n": 1}, None)
+            play.act(game.pk, mover, {"type": "end"}, None)
+    client.force_login(alice)
+    page = client.get("/my/").content.decode()
+    assert page.index("Second") < page.index("First")
+    assert page.index("Second") < page.index("Waiting")
+    assert waiting.title in page
+
+
+def test_next_game_takes_me_to_the_game_that_waited_longest(
+    client, started, count_kind, alice, bob
+):
+    game, first, second = started
+    other = play.create_game(
+        first, count_kind, title="Later", players=2, options={}, time_limit_days=3, private=False
+    )
+    play.join(other.pk, second)
+    client.force_login(first)
+    # `first` is to move in `game` since before `other` started.
+    assert client.get("/next/")["Location"] == f"/g/{game.pk}/"
+    client.force_login(second)
+    response = client.get("/next/")
+    expected = f"/g/{other.pk}/" if Seat.objects.get(game=other, user=second).to_move else "/my/"
+    assert response["Location"] == expected
+
+
+def test_archive_lists_finished_games(client, started):
+    game, first, _ = started
+    play.resign(game.pk, first)
+    page = client.get("/archive/").content.decode()
+    assert game.title in page

@@ -1,0 +1,140 @@
+"""The game page shell, history, polling, chat and the seed commitment."""
+
+import hashlib
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import play
+from games.models import ChatMessage
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_page_shows_prompt_and_only_the_legal_actions_to_the_player_to_move(client, started):
+    game, first, second = started
+    client.force_login(first)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert "Add 1 or 2, then end your turn." in page
+    assert "Add 1</button>" in page and "Add 2</button>" in page
+    assert "End turn" not in page
+    assert "<title>Your turn" in page
+    client.force_login(second)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert "Add 1</button>" not in page
+    assert "<title>Your turn" not in page
+
+
+def test_secrets_of_other_seats_never_reach_the_page(client, started):
+    from games import replay
+
+    game, first, second = started
+    secrets = replay.current_state(game).secrets
+    client.force_login(first)
+    client.get(f"/g/{game.pk}/")  # the generic shell does not print secrets at all
+    view = game.engine.view(replay.current_state(game), 0)
+    assert view["my_secret"] == secrets[0]
+    assert str(secrets[1]) not in str(view)
+
+
+def test_history_shows_each_past_position_without_actions(client, started):
+    game, first, _ = started
+    play.act(game.pk, first, {"type": "add", "n": 2}, None)
+    play.act(game.pk, first, {"type": "end"}, None)
+    client.force_login(first)
+    page = client.get(f"/g/{game.pk}/?at=1").content.decode()
+    assert "Position after move 1 of 2" in page
+    assert "Alice adds 2." in page or "Bob adds 2." in page
+    assert "ends the turn" not in page
+    assert '<button class="action"' not in page
+    partial = client.get(f"/g/{game.pk}/board?at=0").content.decode()
+    assert partial.lstrip().startswith('<div id="board-area"')
+    assert "Position after move 0 of 2" in partial
+
+
+def test_poll_answers_no_change_without_replaying(client, started, monkeypatch):
+    game, first, _ = started
+    engine = game.engine
+    monkeypatch.setattr(engine, "apply", lambda *a: pytest.fail("replayed"))
+    monkeypatch.setattr(engine, "setup", lambda *a: pytest.fail("replayed"))
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/g/{game.pk}/poll?v={game.version}&c={game.chat_count}")
+    assert response.status_code == 204
+    assert len(queries) <= 3  # the game row, plus session/user lookups
+
+
+def test_poll_returns_the_board_when_something_moved(client, started):
+    game, first, _ = started
+    old = game.version
+    play.act(game.pk, first, {"type": "add", "n": 1}, None)
+    response = client.get(f"/g/{game.pk}/poll?v={old}&c=0")
+    assert response.status_code == 200
+    assert b'id="board-area"' in response.content
+
+
+def test_version_endpoint(client, started):
+    game, _, _ = started
+    data = client.get(f"/g/{game.pk}/version").json()
+    assert data == {"version": game.version, "move_count": 0, "status": "active"}
+
+
+def test_polling_stops_when_the_game_ends(client, started):
+    game, first, _ = started
+    client.force_login(first)
+    assert b'hx-trigger="every' in client.get(f"/g/{game.pk}/").content
+    play.resign(game.pk, first)
+    assert b'hx-trigger="every' not in client.get(f"/g/{game.pk}/").content
+
+
+def test_seed_commitment_is_shown_and_the_seed_revealed_only_at_the_end(client, started):
+    game, first, _ = started
+    commitment = hashlib.sha256(str(game.seed).encode()).hexdigest()
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert commitment in page
+    assert str(game.seed) not in page
+    play.resign(game.pk, first)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert str(game.seed) in page
+
+
+def test_chat_is_escaped_and_shown(client, started):
+    game, first, _ = started
+    client.force_login(first)
+    client.post(f"/g/{game.pk}/chat", {"text": "<script>alert(1)</script> good luck"})
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; good luck" in page
+    assert "<script>alert(1)" not in page
+
+
+def test_oversized_chat_is_refused(client, started, settings):
+    game, first, _ = started
+    client.force_login(first)
+    response = client.post(f"/g/{game.pk}/chat", {"text": "x" * (settings.CHAT_MAX_LENGTH + 1)})
+    assert response.status_code == 400
+    assert not ChatMessage.objects.exists()
+
+
+def test_only_players_chat(client, started):
+    game, _, _ = started
+    client.force_login(UserFactory())
+    assert client.post(f"/g/{game.pk}/chat", {"text": "hi"}).status_code == 403
+    assert not ChatMessage.objects.exists()
+
+
+def test_moderator_hidden_chat_is_not_shown(client, started):
+    game, first, _ = started
+    play.post_chat(game.pk, first, "rude words")
+    ChatMessage.objects.update(hidden=True)
+    assert b"rude words" not in client.get(f"/g/{game.pk}/").content
+
+
+def test_log_is_translated_for_german_players(client, started):
+    game, first, _ = started
+    play.act(game.pk, first, {"type": "add", "n": 1}, None)
+    first.language = "de"
+    first.save()
+    client.force_login(first)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert "Verlauf" in page  # "History"
