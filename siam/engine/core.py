@@ -477,10 +477,10 @@ def step(st: State, seat: int, action: Action, quiet: bool = False) -> None:
             handed_over = True
         else:  # pragma: no cover - guarded by legal_actions
             raise AssertionError(t)
-    st.moves += 1
-    st.last_actor = seat
     if not handed_over:
         handed_over = _advance(st, seat, log)
+    st.moves += 1
+    st.last_actor = seat
     st.undoable = not handed_over and not st.finished
 
 
