@@ -1,0 +1,185 @@
+"""Hand-made positions and a playout bot for the Tal der Könige tests."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from tal.engine import ENGINE
+from tal.engine import board as B
+from tal.engine.engine import _seek
+from tal.engine.state import TalState
+
+E = ENGINE
+
+
+def levels_from(size: str, spec: list[str]) -> list[list[str | None]]:
+    """Levels from strings, one per level, one letter per slot: r g b w o, '.' empty."""
+    names = {"r": "red", "g": "grey", "b": "black", "w": "white", "o": "ochre", ".": None}
+    levels = B.empty_levels(size)
+    for lv, row in enumerate(spec):
+        row = row.replace(" ", "")
+        assert len(row) == len(levels[lv]), (lv, row)
+        levels[lv] = [names[ch] for ch in row]
+    return levels
+
+
+FULL_LARGE = ["rrrrrrrrr", "rrrr", "r"]
+FULL_SMALL = ["rrrr", "r"]
+
+
+def position(
+    players: int = 3,
+    phase: str = "worker",
+    round: int = 2,
+    start_player: int = 0,
+    current: int | None = None,
+    overseers: dict[int, list[str]] | None = None,
+    workers: dict[int, list[str]] | None = None,
+    owners: dict[int, int | None] | None = None,
+    levels: dict[int, list[str]] | None = None,
+    supply: dict[int, dict[str, int]] | None = None,
+    advanced: bool = False,
+    expert: bool = False,
+    seed: int = 1,
+) -> TalState:
+    """A state in the given phase, built from set-up by putting things where we want them.
+
+    Stones are conserved: everything placed on sites or in supplies comes out of the bag,
+    and the market of the set-up goes back into the bag unless the phase is ``bid``.
+    """
+    s = E.setup(players, {"advanced": advanced, "expert": expert}, seed)
+    s.round = round
+    s.start_player = start_player
+    if phase != "bid":
+        for g in s.groups:
+            for c in g:
+                s.bag[c] += 1
+        s.groups, s.bids = [], []
+    for seat, pos in (overseers or {}).items():
+        s.overseers[seat] = list(pos) + s.overseers[seat][len(pos) :]
+    for seat, pos in (workers or {}).items():
+        s.workers[seat] = list(pos) + s.workers[seat][len(pos) :]
+    for site, owner in (owners or {}).items():
+        s.sites[site].owner = owner
+    for site, spec in (levels or {}).items():
+        lv = levels_from(s.sites[site].size, spec)
+        s.sites[site].levels = lv
+        for row in lv:
+            for c in row:
+                if c is not None:
+                    s.bag[c] -= 1
+        s.sites[site].finished = all(c is not None for row in lv for c in row)
+    for seat, stones in (supply or {}).items():
+        s.supply[seat] = {c: n for c, n in stones.items() if n}
+        for c, n in stones.items():
+            s.bag[c] -= n
+    s.phase = phase
+    s.log = []
+    if phase == "plan":
+        s.current = None
+        s.plans = [list(p) for p in s.overseers]
+        s.submitted = [False] * players
+    elif phase in ("steal", "takeover", "build") and current is None:
+        # let the engine find the first seat with something to do, as in play
+        s.turn_idx = 0
+        _seek(s)
+    else:
+        cur = start_player if current is None else current
+        s.current = cur
+        s.turn_idx = s.order().index(cur)
+        s.moved, s.steps_used, s.turn_used = [], 0, {}
+    assert stones_total(s) == B.TOTAL_STONES
+    assert min(s.bag.values()) >= 0, s.bag
+    return s
+
+
+def full(size: str, letter: str) -> list[str]:
+    """A finished monochrome pyramid."""
+    return [letter * 9, letter * 4, letter] if size == "large" else [letter * 4, letter]
+
+
+def all_full(players: int, skip: tuple[int, ...] = ()) -> dict[int, list[str]]:
+    """Finished pyramids on every site in play (colours spread so the bag suffices)."""
+    out = {}
+    for i, n in enumerate(B.sites_in_play(players)):
+        if n not in skip:
+            out[n] = full(B.site_size(n), "rgbwo"[i % 5])
+    return out
+
+
+def stones_total(s: TalState) -> int:
+    on_sites = sum(site.stone_count() for site in s.sites.values())
+    return (
+        sum(s.bag.values())
+        + sum(len(g) for g in s.groups)
+        + sum(sum(sup.values()) for sup in s.supply)
+        + on_sites
+        + len(s.pharaoh)
+        + sum(s.out.values())
+    )
+
+
+def act(s: TalState, seat: int, **action: Any) -> TalState:
+    return E.apply(s, seat, dict(action))
+
+
+def keys(s: TalState) -> list[str]:
+    return [e["key"] for e in s.log]
+
+
+def bot_action(s: TalState, seat: int, rng: random.Random) -> dict[str, Any]:
+    """A random player that prefers doing things (so games reach steals and takeovers)."""
+    acts = E.legal_actions(s, seat)
+    weights = []
+    for a in acts:
+        t = a["type"]
+        w = 1.0
+        if t == "bid":
+            w = 0.5
+        elif t == "move":
+            site = B.FIELD_SITE.get(a["to"])
+            if site is None:
+                w = 0.2
+            else:
+                owner = s.sites[site].owner
+                mine = any(B.FIELD_SITE.get(n) == site for n in s.overseers[seat])
+                if a["figure"] == "worker":
+                    w = 6.0 if (owner == seat or mine) else 0.2
+                else:
+                    w = 2.0 if owner != seat else 0.3
+        elif t == "end_moves":
+            w = 1.5
+        elif t == "plan":
+            w = 0.3 if B.FIELD_SITE.get(a["to"]) is not None else 0.02
+        elif t == "submit_plan":
+            w = 2.0
+        elif t in ("steal", "takeover", "build"):
+            w = 5.0
+        weights.append(w)
+    return rng.choices(acts, weights)[0]
+
+
+def play(
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    uniform: bool = False,
+    limit: int = 20000,
+) -> tuple[TalState, list[tuple[int, dict[str, Any]]]]:
+    """A full game; returns the final state and the (seat, action) log."""
+    rng = random.Random(seed)
+    s = E.setup(players, options, seed)
+    moves: list[tuple[int, dict[str, Any]]] = []
+    while E.result(s) is None:
+        seat = rng.choice(sorted(E.active_seats(s)))
+        if uniform:
+            a = rng.choice(E.legal_actions(s, seat))
+        else:
+            a = bot_action(s, seat, rng)
+        a = json.loads(json.dumps(a))  # as read back from the database
+        s = E.apply(s, seat, a)
+        moves.append((seat, a))
+        assert len(moves) < limit
+    return s, moves
