@@ -108,8 +108,6 @@ R8. A player with no cards left, or whose only card is the unplayable last card 
 R9. 2 vs 1: the two followers may have the same colour, and swapping equal colours is a
     legal (if pointless) swap, also for 1 vs 1 (the rules allow equal colours). Equal
     colours moved both ways still set the no-undo restriction.
-R10. Maharacha may swap the current struggle's tile (B5); passes already made in the
-    struggle still count towards its end.
 """
 
 from .engine import ENGINE, SiamEngine
