@@ -333,9 +333,12 @@ def _start_round(state: TalState) -> None:
     for g, stones in enumerate(state.groups):
         _log(
             state,
-            N_("Group {group} offers {stones}."),
+            N_(
+                "Group {group}: {red} red, {grey} grey, {black} black, {white} white, "
+                "{ochre} ochre."
+            ),
             group=g + 1,
-            stones=", ".join(stones),
+            **{c: stones.count(c) for c in B.COLOURS},
         )
     _begin_sequential(state, "bid")
 

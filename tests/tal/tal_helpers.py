@@ -183,3 +183,56 @@ def play(
         moves.append((seat, a))
         assert len(moves) < limit
     return s, moves
+
+
+SECRET_INT = 987654321
+SECRET_STR = "SECRET-PLAN"
+
+
+def tamper(s: TalState, viewer: int | None) -> TalState:
+    """A copy in which everything ``viewer`` may not know is replaced by sentinels.
+
+    The view of the copy must then equal the view of the original and contain no sentinel.
+    """
+    t = s.clone()
+    others = [seat for seat in range(s.players) if seat != viewer]
+    if not s.auction_revealed:
+        t.bids = [[[seat, SECRET_INT if seat != viewer else r] for seat, r in g] for g in s.bids]
+    for seat in others:
+        t.tiles[seat] = [SECRET_INT] * len(s.tiles[seat])
+    if s.phase == "plan" and not s.plans_revealed:
+        for seat in others:
+            t.plans[seat] = [f"{SECRET_STR}-{seat}-{i}" for i in range(2)]
+    log = []
+    for e in s.log:
+        owner = e.get("owner")
+        hidden = owner is not None and owner != viewer and e["secret"] not in s.revealed
+        if hidden:
+            e = dict(e)
+            e["args"] = {
+                k: (v if k in ("player", "group") else f"{SECRET_STR}-log")
+                for k, v in e["args"].items()
+            }
+        log.append(e)
+    t.log = log
+    t.rng = random.Random(SECRET_INT)
+    t.seed = SECRET_INT
+    return t
+
+
+def assert_no_leak(s: TalState) -> None:
+    for viewer in [*range(s.players), None]:
+        view = E.view(s, viewer)
+        text = json.dumps(view)
+        tampered = E.view(tamper(s, viewer), viewer)
+        ttext = json.dumps(tampered)
+        assert str(SECRET_INT) not in ttext, viewer
+        assert SECRET_STR not in ttext, viewer
+        assert ttext == text, viewer
+
+
+def snapshot(s: TalState) -> dict[str, Any]:
+    """Everything in a state, comparable with == (the rng by its internal state)."""
+    d = dict(vars(s))
+    d["rng"] = s.rng.getstate()
+    return d

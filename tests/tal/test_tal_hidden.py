@@ -1,0 +1,123 @@
+"""Hidden information: bids and plans stay out of other seats' views and logs."""
+
+import json
+
+from tal_helpers import E, act, assert_no_leak, position
+
+SENTINEL = 987654321
+
+
+def bid_state():
+    s = position(players=3, phase="bid", start_player=0)
+    s = act(s, 0, type="bid", group=1, rings=4)
+    s = act(s, 0, type="bid", group=2, rings=0)
+    s = act(s, 0, type="end_bids")
+    s = act(s, 1, type="bid", group=1, rings=3)
+    return s
+
+
+def test_other_seats_bid_values_are_hidden_until_the_reveal():
+    s = bid_state()
+    assert_no_leak(s)
+    for viewer in (1, 2, None):
+        v = E.view(s, viewer)
+        bids = {b["player"]: b for b in v["market"]["groups"][0]["bids"]}
+        assert bids[0]["tiles"] == 1 and "rings" not in bids[0]
+        assert v["seats"][0]["tile_values"] is None
+        assert v["seats"][0]["tiles_left"] == 6
+    own = {b["player"]: b for b in E.view(s, 0)["market"]["groups"][0]["bids"]}
+    assert own[0]["rings"] == [4] and "rings" not in own[1]
+
+
+def test_bid_log_is_redacted_for_others_and_complete_after_the_reveal():
+    s = bid_state()
+    public = [e for e in E.view(s, 2)["log"] if "lays a tile" in e["key"]]
+    assert public and all("rings" not in e["args"] for e in public)
+    mine = [e for e in E.view(s, 0)["log"] if "lays a tile" in e["key"]]
+    assert [e["args"].get("rings") for e in mine] == [4, 0, None]
+    s = act(s, 1, type="end_bids")
+    s = act(s, 2, type="end_bids")  # reveal
+    for viewer in (0, 1, 2, None):
+        log = [e for e in E.view(s, viewer)["log"] if "lays a tile" in e["key"]]
+        assert [e["args"]["rings"] for e in log] == [4, 0, 3]
+        v = E.view(s, viewer)
+        assert v["market"]["revealed"]
+        assert v["market"]["groups"][0]["winner"] == 0
+
+
+def test_view_shows_how_many_tiles_lie_on_each_group():
+    v = E.view(bid_state(), None)
+    counts = [sum(b["tiles"] for b in g["bids"]) for g in v["market"]["groups"]]
+    assert counts[:2] == [2, 1]
+
+
+def plan_state():
+    s = position(players=3, phase="plan")
+    s = act(s, 0, type="plan", index=0, to="15-A")
+    s = act(s, 0, type="plan", index=1, to="7-C")
+    s = act(s, 0, type="submit_plan")
+    s = act(s, 1, type="plan", index=0, to="14-B")
+    return s
+
+
+def test_other_seats_plans_are_hidden_until_the_reveal():
+    s = plan_state()
+    assert_no_leak(s)  # views with the secrets replaced by sentinels are identical
+    v = E.view(s, 2)
+    assert [p["plan_submitted"] for p in v["seats"]] == [True, False, False]
+    assert v["seats"][0]["plan"] is None
+    assert E.view(s, 0)["seats"][0]["plan"] == ["15-A", "7-C"]
+    assert E.view(s, 1)["seats"][1]["plan"] == ["14-B", "16"]
+
+
+def test_plans_become_public_when_revealed():
+    s = plan_state()
+    s = act(s, 1, type="submit_plan")
+    s = act(s, 2, type="submit_plan")
+    v = E.view(s, 2)
+    assert v["seats"][0]["plan"] == ["15-A", "7-C"]
+    assert any(
+        e["key"].startswith("{player} planned") and e["args"]["player"] == 0 for e in v["log"]
+    )
+    # the steps of planning stay private to the planner
+    assert not any(
+        e["key"].startswith("{player} plans") and e["args"]["player"] == 0 for e in v["log"]
+    )
+
+
+def test_view_never_contains_seed_rng_or_bag_order():
+    s = position(players=2, phase="bid", seed=SENTINEL)
+    for viewer in (0, 1, None):
+        v = E.view(s, viewer)
+        text = json.dumps(v)
+        assert str(SENTINEL) not in text
+        assert "seed" not in text and "rng" not in text
+        assert set(v["bag"]) == {"count", "colours"}
+
+
+def test_spectator_sees_no_prompt_and_no_actions():
+    s = position(players=2, phase="plan")
+    v = E.view(s, None)
+    assert v["prompt"] is None and v["actions"] == []
+    assert v["active_seats"] == [0, 1]
+    v0 = E.view(s, 0)
+    assert v0["prompt"] is not None
+    assert [a["action"] for a in v0["actions"]] == E.legal_actions(s, 0)
+
+
+def test_view_is_json_serialisable_with_protocol_keys():
+    v = E.view(bid_state(), 1)
+    assert json.loads(json.dumps(v)) == v
+    for key in ("active_seats", "prompt", "actions", "log", "finished"):
+        assert key in v
+    assert all(set(e) == {"move", "key", "args"} for e in v["log"])
+
+
+def test_the_leak_check_would_catch_a_leak():
+    from tal_helpers import SECRET_STR, tamper
+
+    s = plan_state()
+    t = tamper(s, 2)
+    assert SECRET_STR not in json.dumps(E.view(t, 2))
+    t.plans_revealed = True  # as if the view showed plans too early
+    assert SECRET_STR in json.dumps(E.view(t, 2))

@@ -1,0 +1,177 @@
+"""Property tests over many random games for 2, 3 and 4 players and each variant."""
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tal_helpers import E, assert_no_leak, bot_action, play, snapshot, stones_total
+
+from enginekit import IllegalAction
+from tal.engine import board as B
+
+VARIANTS = {
+    "basic": {},
+    "advanced": {"advanced": True},
+    "expert": {"expert": True},
+    "both": {"advanced": True, "expert": True},
+}
+
+
+def candidate_actions(s, rng, k):
+    """A random sample of well-formed actions of every type, legal or not."""
+    out = []
+    for _ in range(k):
+        t = rng.choice(
+            [
+                "bid",
+                "end_bids",
+                "move",
+                "end_moves",
+                "plan",
+                "submit_plan",
+                "steal",
+                "end_steal",
+                "takeover",
+                "end_takeover",
+                "build",
+                "end_build",
+            ]
+        )
+        if t == "bid":
+            a = {"type": t, "group": rng.randint(0, 6), "rings": rng.randint(0, 5)}
+        elif t == "move":
+            fig = rng.choice(["overseer", "worker"])
+            a = {"type": t, "figure": fig, "index": rng.randint(0, 5), "to": rng.choice(B.NODES)}
+        elif t == "plan":
+            a = {"type": t, "index": rng.randint(0, 2), "to": rng.choice(B.NODES)}
+        elif t == "steal":
+            a = {"type": t, "site": rng.randint(1, 15), "slot": rng.randint(0, 9)}
+        elif t == "takeover":
+            a = {"type": t, "site": rng.randint(0, 16)}
+        elif t == "build":
+            a = {
+                "type": t,
+                "site": rng.randint(1, 15),
+                "slot": rng.randint(0, 9),
+                "colour": rng.choice(B.COLOURS),
+            }
+        else:
+            a = {"type": t}
+        out.append(a)
+    return out
+
+
+def check_position(s, rng, deep):
+    """Legal actions apply, others are refused and leave the state as it was."""
+    active = E.active_seats(s)
+    before = snapshot(s)
+    for seat in range(s.players):
+        legal = E.legal_actions(s, seat)
+        if seat not in active:
+            assert legal == []
+            with pytest.raises(IllegalAction):
+                E.apply(s, seat, {"type": "end_moves"})
+            continue
+        assert legal, "an active seat always has an action"
+        assert len({json.dumps(a, sort_keys=True) for a in legal}) == len(legal)
+        sample = legal if deep else rng.sample(legal, min(4, len(legal)))
+        for a in sample:
+            assert json.loads(json.dumps(a)) == a
+            E.apply(s, seat, a)
+        for a in candidate_actions(s, rng, 40 if deep else 6):
+            if a in legal:
+                E.apply(s, seat, a)
+            else:
+                with pytest.raises(IllegalAction):
+                    E.apply(s, seat, a)
+    assert snapshot(s) == before
+
+
+def run_checked_game(players, options, seed):
+    rng = random.Random(seed * 7919 + players)
+    s = E.setup(players, options, seed)
+    moves = []
+    phases = set()
+    step = 0
+    while E.result(s) is None:
+        assert stones_total(s) == 165
+        assert min(s.bag.values()) >= 0
+        if step % 23 == 0 or s.phase not in phases:
+            check_position(s, rng, deep=step % 69 == 0)
+            assert_no_leak(s)
+        phases.add(s.phase)
+        seat = rng.choice(sorted(E.active_seats(s)))
+        a = json.loads(json.dumps(bot_action(s, seat, rng)))
+        s = E.apply(s, seat, a)
+        moves.append((seat, a))
+        step += 1
+        assert step < 20000
+    assert stones_total(s) == 165
+    assert_no_leak(s)
+    result = E.result(s)
+    json.dumps(result)
+    assert sorted(result["ranking"]) == list(range(players))
+    assert result["winners"] and set(result["winners"]) <= set(range(players))
+    # replay gives the identical state
+    r = E.setup(players, options, seed)
+    for seat, a in moves:
+        r = E.apply(r, seat, a)
+    assert snapshot(r) == snapshot(s)
+    return s
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_every_invariant(players, variant):
+    s = run_checked_game(players, VARIANTS[variant], seed=players * 100 + len(variant))
+    assert s.phase == "over"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_uniformly_random_games_end_and_conserve_stones(players):
+    for seed in range(4):
+        options = VARIANTS[sorted(VARIANTS)[seed % 4]]
+        s, moves = play(players, options, seed, uniform=True)
+        assert s.phase == "over" and stones_total(s) == 165
+        assert E.result(s)["reason"]["key"]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    players=st.integers(min_value=2, max_value=4),
+    advanced=st.booleans(),
+    expert=st.booleans(),
+)
+def test_any_seed_gives_a_finished_replayable_game(seed, players, advanced, expert):
+    options = {"advanced": advanced, "expert": expert}
+    s, moves = play(players, options, seed)
+    assert s.phase == "over" and stones_total(s) == 165
+    r = E.setup(players, options, seed)
+    for seat, a in moves:
+        r = E.apply(r, seat, a)
+    assert snapshot(r) == snapshot(s)
+    for viewer in [*range(players), None]:
+        json.dumps(E.view(s, viewer))
+
+
+def test_random_games_reach_steals_takeovers_and_finished_pyramids():
+    """The property tests above are only worth something if play gets everywhere."""
+    seen = set()
+    for seed in range(6):
+        s, _ = play(3 + seed % 2, {"expert": True}, seed)
+        for e in s.log:
+            for word in (
+                "takes a",
+                "takes over",
+                "finishes the pyramid",
+                "is occupied",
+                "claims site",
+                "wins group",
+                "is not sold",
+            ):
+                if word in e["key"]:
+                    seen.add(word)
+    assert seen >= {"takes a", "finishes the pyramid", "claims site", "wins group"}
