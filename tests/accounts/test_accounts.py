@@ -1,0 +1,107 @@
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+
+from accounts.models import User
+from games import play
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sign_up_needs_the_emailed_verification_link(client):
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "email": "nina@example.com",
+            "username": "nina",
+            "password1": "a-long-test-password",
+            "password2": "a-long-test-password",
+        },
+    )
+    assert response.status_code == 302
+    user = User.objects.get(username="nina")
+    assert not EmailAddress.objects.get(user=user).verified
+    assert len(mail.outbox) == 1
+    link = re.search(r"http://\S+/accounts/confirm-email/\S+/", mail.outbox[0].body).group(0)
+    # Not yet verified: signing in is refused.
+    client.logout()
+    client.post("/accounts/login/", {"login": "nina", "password": "a-long-test-password"})
+    assert "_auth_user_id" not in client.session
+    path = link.split("testserver", 1)[1]
+    client.post(path)
+    assert EmailAddress.objects.get(user=user).verified
+
+
+@pytest.mark.parametrize("login", ["carla", "carla@example.com"])
+def test_sign_in_by_username_or_email(client, login):
+    UserFactory(username="carla")
+    response = client.post("/accounts/login/", {"login": login, "password": "a-long-test-password"})
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"]
+
+
+def test_password_reset_sends_a_link(client):
+    UserFactory(username="dora")
+    client.post("/accounts/password/reset/", {"email": "dora@example.com"})
+    assert len(mail.outbox) == 1
+    assert "/accounts/password/reset/key/" in mail.outbox[0].body
+
+
+def test_settings_store_language_time_zone_and_notifications(client):
+    user = UserFactory()
+    client.force_login(user)
+    response = client.post(
+        "/settings/",
+        {
+            "display_name": "Eva S.",
+            "language": "de",
+            "time_zone": "Europe/Berlin",
+            "notify_turn": "",
+            "notify_reminder_hours": "48",
+            "notify_game_end": "on",
+            "vacation_until": "2027-01-10",
+        },
+    )
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert (user.display_name, user.language, user.time_zone) == ("Eva S.", "de", "Europe/Berlin")
+    assert (user.notify_turn, user.notify_reminder_hours, user.notify_game_end) == (False, 48, True)
+    assert str(user.vacation_until) == "2027-01-10"
+
+
+def test_chosen_language_is_used_for_pages(client):
+    user = UserFactory(language="de")
+    client.force_login(user)
+    page = client.get("/").content.decode()
+    assert '<html lang="de">' in page
+    assert "Offene Partien" in page
+
+
+def test_browser_language_applies_when_none_chosen(client):
+    page = client.get("/", headers={"Accept-Language": "de"}).content.decode()
+    assert '<html lang="de">' in page
+
+
+def test_public_profile_lists_public_games_only(client, count_kind):
+    user = UserFactory(display_name="Fritz")
+    play.create_game(
+        user,
+        count_kind,
+        title="Public one",
+        players=2,
+        options={},
+        time_limit_days=3,
+        private=False,
+    )
+    play.create_game(
+        user, count_kind, title="Hidden one", players=2, options={}, time_limit_days=3, private=True
+    )
+    page = client.get(f"/u/{user.username}/").content.decode()
+    assert "Fritz" in page and "Public one" in page and "Hidden one" not in page
+
+
+def test_settings_need_sign_in(client):
+    assert client.get("/settings/").status_code == 302
