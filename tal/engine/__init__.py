@@ -61,8 +61,9 @@ Protocol keys ``active_seats``, ``prompt``, ``actions``, ``log``, ``finished`` p
 ``current_player`` (None in ``plan``), ``viewer``, ``result`` (a Result once finished),
 ``bag`` {count, colours{colour: n}} (the colour counts follow from public information; the
 order does not exist, draws come from the state's random.Random),
-``market`` {revealed, groups: [{group, stones[], winner, bids: [{player, tiles,
-rings[]?, total?}]}]} (``rings``/``total`` only for the viewer's own tiles until the reveal),
+``market`` {revealed, groups: [{group, stones[] (as offered; kept after the reveal), sold,
+winner, bids: [{player, tiles, rings[]?, total?}]}]} (``bids`` in the order the seats first
+laid a tile there; ``rings``/``total`` only for the viewer's own tiles until the reveal),
 ``seats`` [{seat, tiles_left, tile_values (own only, else None), supply{colour: n}, stones,
 scarabs_free, overseers[node x2], workers[node x5], plan_submitted (bool in the plan phase,
 else None), plan ([node, node] for the viewer's own plan during planning and for everyone
@@ -102,7 +103,13 @@ Rulings beyond tal-der-koenige-board.md (each has a test in tests/tal/)
 9. Position choices are offered only where they can change scoring (see ``build``).
 10. Undo: allowed for a seat's last action while it keeps the turn in the same phase
     (tiles laid, figures moved, plan steps, stones stolen or built, takeovers); never for
-    an action that ends a turn, submits a plan, reveals, or draws.
+    an action that ends a turn, submits a plan, reveals, or draws. A build that uses up the
+    seat's last stone ends its turn by itself, so it cannot be taken back.
+11. The limit of 10 rings is per seat and group (several seats may each bid 10).
+12. An overseer whose player has no free scarab still goes where it was sent; it just
+    claims nothing (logged).
+13. After the reveal the market still shows what each group offered, who won it and all
+    tile values, until the next round's market is drawn.
 """
 
 from .engine import ENGINE, TalEngine

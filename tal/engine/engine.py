@@ -318,6 +318,7 @@ def _start_round(state: TalState) -> None:
     )
     groups = min(state.players + 1, sum(state.bag.values()) // B.GROUP_SIZE)
     state.groups = [[_draw(state) for _ in range(B.GROUP_SIZE)] for _ in range(groups)]
+    state.offered = [list(g) for g in state.groups]
     state.bids = [[] for _ in range(groups)]
     if not groups:
         state.last_round = True

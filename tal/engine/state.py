@@ -40,7 +40,8 @@ class TalState:
     turn_idx: int = 0  # position in the turn order of a sequential phase
     current: int | None = None
     # auction
-    groups: list[list[str]] = field(default_factory=list)
+    groups: list[list[str]] = field(default_factory=list)  # stones still on the market
+    offered: list[list[str]] = field(default_factory=list)  # what each group held (display)
     bids: list[list[list[int]]] = field(default_factory=list)  # per group: [seat, rings] in order
     auction_revealed: bool = False
     winners: list[int | None] = field(default_factory=list)
@@ -82,6 +83,7 @@ class TalState:
         new.tiles = [list(x) for x in self.tiles]
         new.supply = [dict(x) for x in self.supply]
         new.groups = [list(x) for x in self.groups]
+        new.offered = [list(x) for x in self.offered]
         new.bids = [[list(b) for b in g] for g in self.bids]
         new.winners = list(self.winners)
         new.moved = list(self.moved)

@@ -154,7 +154,8 @@ def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[s
         groups.append(
             {
                 "group": g + 1,
-                "stones": list(state.groups[g]) if g < len(state.groups) else [],
+                "stones": list(state.offered[g]),
+                "sold": state.auction_revealed,
                 "bids": tiles,
                 "winner": state.winners[g] if state.auction_revealed else None,
             }

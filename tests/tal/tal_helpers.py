@@ -56,7 +56,7 @@ def position(
         for g in s.groups:
             for c in g:
                 s.bag[c] += 1
-        s.groups, s.bids = [], []
+        s.groups, s.offered, s.bids = [], [], []
     for seat, pos in (overseers or {}).items():
         s.overseers[seat] = list(pos) + s.overseers[seat][len(pos) :]
     for seat, pos in (workers or {}).items():

@@ -66,6 +66,7 @@ def bid_position(players=3, groups=None, **kw):
             for c in g:
                 s.bag[c] -= 1
         s.bids = [[] for _ in groups]
+        s.offered = [list(g) for g in groups]
     return s
 
 

@@ -1,0 +1,161 @@
+"""One test per ruling this engine makes beyond tal-der-koenige-board.md.
+
+The numbers follow the list in the docstring of ``tal.engine``.
+"""
+
+import pytest
+from tal_helpers import E, act, position
+
+from enginekit import IllegalAction
+from tal.engine import board as B
+
+
+def test_ruling_1_each_figure_moves_once_and_not_onto_its_own_spot():
+    s = position(phase="worker")
+    assert not any(a.get("to") == "16" for a in E.legal_actions(s, 0))
+    s = act(s, 0, type="move", figure="worker", index=0, to="17")
+    assert not any(a.get("index") == 0 for a in E.legal_actions(s, 0) if a["type"] == "move")
+    # the direct route is never longer than a detour via a stop
+    for a in B.NODES[:20]:
+        for b in B.NODES[::7]:
+            for c in B.NODES[::11]:
+                assert B.DIST[a][c] <= B.DIST[a][b] + B.DIST[b][c]
+
+
+def test_ruling_2_plans_over_6_steps_are_refused_when_written():
+    s = position(phase="plan", overseers={0: ["3-A", "16"]})
+    s = act(s, 0, type="plan", index=0, to="20")
+    with pytest.raises(IllegalAction):
+        act(s, 0, type="plan", index=1, to="18")
+    assert all(
+        B.DIST["3-A"][a["to"]] + B.DIST["16"]["16"] <= 6
+        for a in E.legal_actions(position(phase="plan", overseers={0: ["3-A", "16"]}), 0)
+        if a["type"] == "plan" and a["index"] == 0
+    )
+
+
+def test_ruling_3_a_plan_may_name_a_currently_occupied_field():
+    s = position(phase="plan", workers={1: ["15-A"]})
+    assert {"type": "plan", "index": 0, "to": "15-A"} in E.legal_actions(s, 0)
+
+
+def test_ruling_4_who_gets_a_turn_in_which_phase():
+    # every seat bids and moves workers, even with nothing useful to do
+    s = position(players=3, phase="worker")
+    for seat in (0, 1, 2):
+        assert s.current == seat
+        s = act(s, seat, type="end_moves")
+    # nobody can steal, take over or build: those phases are skipped; the round ends
+    assert s.phase == "bid" and s.round == 3
+    assert s.current == 1  # the new start player
+
+
+def test_ruling_4_a_seat_that_can_build_nothing_has_its_stones_put_on_the_pharaoh():
+    s = position(players=2, phase="build", supply={0: {"red": 2}, 1: {"grey": 1}})
+    assert sorted(s.pharaoh) == ["grey", "red", "red"]
+
+
+def test_ruling_5_remaining_bid_tiles_of_others_are_secret():
+    s = position(players=2, phase="bid")
+    s = act(s, 0, type="bid", group=1, rings=4)
+    s = act(s, 0, type="end_bids")
+    v = E.view(s, 1)
+    assert v["seats"][0]["tile_values"] is None and v["seats"][0]["tiles_left"] == 7
+    assert E.view(s, 0)["seats"][0]["tile_values"] == [0, 0, 1, 1, 2, 2, 3]
+
+
+def test_ruling_5_highest_total_over_zero_wins_ties_to_the_first_tile():
+    s = position(players=2, phase="bid", start_player=1)
+    s = act(s, 1, type="bid", group=1, rings=1)
+    s = act(s, 1, type="bid", group=1, rings=1)
+    s = act(s, 1, type="end_bids")
+    s = act(s, 0, type="bid", group=1, rings=2)
+    s = act(s, 0, type="end_bids")
+    assert s.winners[0] == 1
+
+
+def test_ruling_6_equal_scores_share_the_win():
+    from tal.engine.engine import _end_round
+
+    s = position(players=2, phase="worker")
+    s.last_round = True
+    _end_round(s)
+    r = E.result(s)
+    assert r["winners"] == [0, 1] and r["ranking"] == [0, 1]
+
+
+def test_ruling_7_the_steal_budget_covers_the_whole_turn():
+    s = position(
+        phase="steal",
+        owners={2: 1},
+        levels={2: ["rrrrrrrrr", "....", "."]},
+        overseers={0: ["2-A"]},
+        workers={0: ["2-C"]},
+    )
+    s = act(s, 0, type="steal", site=2, slot=0)
+    s = act(s, 0, type="steal", site=2, slot=1)
+    assert E.legal_actions(s, 0) == [{"type": "end_steal"}]
+
+
+def test_ruling_8_round_1_claims_happen_at_once_and_close_the_site():
+    s = position(phase="overseer", round=1)
+    s = act(s, 0, type="move", figure="overseer", index=0, to="13-A")
+    assert s.sites[13].owner == 0
+    s = act(s, 0, type="end_moves")
+    assert not any(a.get("to", "").startswith("13-") for a in E.legal_actions(s, 1))
+
+
+def test_ruling_9_positions_are_offered_only_where_they_can_matter():
+    s = position(phase="build", owners={15: 0}, workers={0: ["15-A"]}, supply={0: {"red": 1}})
+    assert [a["slot"] for a in E.legal_actions(s, 0) if a["type"] == "build"] == [0]
+    s = position(
+        phase="build", expert=True, owners={15: 0}, workers={0: ["15-A"]}, supply={0: {"red": 1}}
+    )
+    assert [a["slot"] for a in E.legal_actions(s, 0) if a["type"] == "build"] == [0, 1, 2, 3]
+    # steals: one per colour and kind of position without stripes
+    s = position(
+        phase="steal",
+        owners={2: 1},
+        levels={2: ["rrgr.rrrr".replace(".", "g"), "....", "."]},
+        overseers={0: ["2-A"]},
+        workers={0: ["2-C"]},
+    )
+    assert [a["slot"] for a in E.legal_actions(s, 0) if a["type"] == "steal"] == [0, 2, 4]
+
+
+def test_ruling_10_undo_only_while_keeping_the_turn():
+    s = position(phase="worker")
+    s = act(s, 0, type="move", figure="worker", index=0, to="17")
+    assert E.can_undo(s, 0)
+    s = act(s, 0, type="end_moves")
+    assert not E.can_undo(s, 0)
+
+
+def test_ruling_11_the_10_ring_limit_is_per_seat_and_group():
+    s = position(players=2, phase="bid", start_player=0)
+    for r in (4, 3, 2, 1):
+        s = act(s, 0, type="bid", group=1, rings=r)
+    s = act(s, 0, type="end_bids")
+    for r in (4, 3, 2, 1):
+        s = act(s, 1, type="bid", group=1, rings=r)
+    assert s.bids[0] and sum(r for _, r in s.bids[0]) == 20
+
+
+def test_ruling_12_without_a_free_scarab_the_overseer_still_moves_but_claims_nothing():
+    owners = dict.fromkeys([2, 3, 6, 7, 10, 11, 13, 14], 0)
+    s = position(players=4, phase="plan", owners=owners)
+    s = act(s, 0, type="plan", index=0, to="15-A")
+    for seat in range(4):
+        s = act(s, seat, type="submit_plan")
+    assert s.overseers[0][0] == "15-A" and s.sites[15].owner is None
+
+
+def test_ruling_13_the_market_shows_what_was_offered_after_the_reveal():
+    s = position(players=2, phase="bid", start_player=0)
+    offered = [list(g) for g in s.groups]
+    s = act(s, 0, type="bid", group=1, rings=1)
+    s = act(s, 0, type="end_bids")
+    s = act(s, 1, type="end_bids")
+    v = E.view(s, None)
+    assert [g["stones"] for g in v["market"]["groups"]] == offered
+    assert v["market"]["groups"][0]["winner"] == 0 and v["market"]["groups"][0]["sold"]
