@@ -826,6 +826,21 @@ def can_still_win(st: State, seat: int) -> bool:
     if hit is not None:
         return hit
     found = False
+    if st.pending.stage == "take":
+        # Fast path: try each take in place and undo it again.
+        options = take_options(st)
+        if not options:
+            return seat in _final_winners(st)
+        for q, f in options:
+            st.counts[q][f] -= 1
+            st.followers[seat][f] += 1
+            found = seat in _final_winners(st)
+            st.counts[q][f] += 1
+            st.followers[seat][f] -= 1
+            if found:
+                break
+        _WIN_CACHE[key] = found
+        return found
     for a in raw_actions(st):
         nxt = st.clone()
         nxt.log = []

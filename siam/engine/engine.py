@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any, NoReturn
 
 from enginekit import N_, IllegalAction, Message, OptionSpec, Result, msg
@@ -88,7 +89,7 @@ class SiamEngine:
         return state.last_actor == seat and state.undoable and not state.finished
 
     def result(self, state: State) -> Result | None:
-        return state.result  # type: ignore[return-value]
+        return copy.deepcopy(state.result)  # type: ignore[return-value]
 
     def view(self, state: State, viewer: int | None) -> dict[str, Any]:
         return build_view(state, viewer)
@@ -365,11 +366,11 @@ def build_view(st: State, viewer: int | None) -> dict[str, Any]:
         "active_seats": active,
         "prompt": prompt,
         "actions": actions,
-        "log": list(st.log),
+        "log": [{"move": e["move"], "key": e["key"], "args": dict(e["args"])} for e in st.log],
         "finished": st.finished,
     }
     if st.finished:
-        view["result"] = st.result
+        view["result"] = copy.deepcopy(st.result)
     return view
 
 

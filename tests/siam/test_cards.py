@@ -407,3 +407,19 @@ def test_not_the_last_card_may_be_played_even_when_it_loses():
     st = _last_card_position(opponent_blue=4)
     st.hands[1]["lao"] = 1
     assert play("rama") in legal(st)
+
+
+def test_last_card_may_be_played_when_the_partner_wins():
+    # Ruling R4: in the team game it is enough that the team wins.
+    st = position(
+        players=4,
+        controllers=dict(_LAST),
+        provinces={"bangkok": "rb", "pattani": "bb"},
+        followers=["y", "bb", "bbb", ""],
+        hands=[["rama"], [], [], []],
+        last_play=[0, 1, 2, 3],
+    )
+    assert play("rama") in legal(st)
+    st.followers[1] = [0, 0, 4]
+    st.supply[2] -= 2
+    assert legal(st) == [PASS]

@@ -103,7 +103,7 @@ CASES = [(p, m) for p in (2, 3, 4) for m in ("siam", "saba")]
 
 @pytest.mark.parametrize(("players", "map_id"), CASES)
 def test_random_games_end_and_keep_every_invariant(players, map_id):
-    for seed in range(6):
+    for seed in range(12):
         st, record = play_game(players, map_id, seed)
         res = ENGINE.result(st)
         assert res is not None
