@@ -33,7 +33,7 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 
 messages: $(STAMP)
-	$(PY) manage.py makemessages -l de --keyword=N_ --ignore=.venv --ignore=tests --ignore=bench
+	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=tests --ignore=bench --ignore=node_modules
 	$(PY) manage.py compilemessages -l de --ignore=.venv
 
 bench: $(STAMP)
