@@ -64,7 +64,9 @@ current, controller}] in track order; ``current_province`` (the struggle now, or
 Players: ``seats`` [{seat, aid, followers {faction: n}, sets, cards_left {card: n},
 cards_left_count, played [card ids, oldest first], top_card, passed, active, team (0/1 or
 null), partner (seat or null)}]; ``teams`` ([[0, 2], [1, 3]] or null); ``turn``;
-``passes`` (passes in a row); ``cards_left_total``; ``move_count``.
+``passes`` (passes in a row); ``cards_left_total``; ``move_count``; ``auto_pass`` (true
+when the active seat's only legal action is ``pass``: no cards left, or only the last card
+of the game and it cannot win; the site may pass for that seat, B10/R8).
 
 Card in progress: ``pending`` null or {seat, card, card_name, kind, stage
 ("tile"/"king"/"place"/"swap"/"take"), picks (tiles, or [{province, faction}]),

@@ -320,6 +320,7 @@ def build_view(st: State, viewer: int | None) -> dict[str, Any]:
         }
     takeovers = [{"province": q, "controller": ctrl(st.controller[q])} for q in st.resolved]
     active = sorted(ENGINE.active_seats(st))
+    auto_pass = bool(active) and core.legal(st, active[0]) == [{"type": "pass"}]
     actions: list[dict[str, Any]] = []
     prompt: Message | None = None
     if viewer is not None and viewer in active:
@@ -362,6 +363,7 @@ def build_view(st: State, viewer: int | None) -> dict[str, Any]:
         "pending": pending,
         "no_undo": _no_undo_view(st),
         "cards_left_total": st.total_cards_left(),
+        "auto_pass": auto_pass,
         "move_count": st.moves,
         "active_seats": active,
         "prompt": prompt,

@@ -150,6 +150,9 @@ def test_player_without_cards_can_only_pass():
     st = position(hands=[[], ["rama"], ["lao"]], provinces={"sukothai": "y"})
     assert legal(st) == [PASS]
     assert types(ENGINE.legal_actions(st, 0)) == {"pass"}
+    assert ENGINE.view(st, None)["auto_pass"] is True
+    st = run(st, PASS)
+    assert ENGINE.view(st, None)["auto_pass"] is False
 
 
 def test_take_is_mandatory_after_the_action():
