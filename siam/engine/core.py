@@ -165,8 +165,8 @@ def setup(players: int, map_id: str, seed: int) -> State:
             supply[f] -= 1
         entry(
             N_(
-                "{player} draws playing aid {aid} and gets a {faction} "
-                "and a {other_faction} follower."
+                "{player} draws playing aid {aid} and gets one {faction} "
+                "and one {other_faction} follower."
             ),
             player=seat,
             aid=aid,
@@ -439,7 +439,7 @@ def step(st: State, seat: int, action: Action, quiet: bool = False) -> None:
             rest = list(p.to_place)
             rest.remove(f)
             log(
-                N_("{player} places a {faction} follower in {province}."),
+                N_("{player} places one {faction} follower in {province}."),
                 player=seat,
                 faction=m.faction_names[f],
                 province=province_name(st, q),
@@ -450,7 +450,7 @@ def step(st: State, seat: int, action: Action, quiet: bool = False) -> None:
             q = action["province"]
             picks = p.picks + ((q, f),)
             log(
-                N_("{player} chooses a {faction} follower in {province}."),
+                N_("{player} chooses one {faction} follower in {province}."),
                 player=seat,
                 faction=m.faction_names[f],
                 province=province_name(st, q),
@@ -467,7 +467,7 @@ def step(st: State, seat: int, action: Action, quiet: bool = False) -> None:
             st.counts[q][f] -= 1
             st.followers[seat][f] += 1
             log(
-                N_("{player} takes a {faction} follower from {province}."),
+                N_("{player} takes one {faction} follower from {province}."),
                 player=seat,
                 faction=m.faction_names[f],
                 province=province_name(st, q),

@@ -16,9 +16,9 @@ _LABELS = {
     "play": N_("Play {card}"),
     "tile": N_("Swap the tile of {province}"),
     "king": N_("King marker on {province}"),
-    "place": N_("Place a {faction} follower in {province}"),
+    "place": N_("Place one {faction} follower in {province}"),
     "pick": N_("The {faction} follower in {province}"),
-    "take": N_("Take a {faction} follower from {province}"),
+    "take": N_("Take one {faction} follower from {province}"),
 }
 
 
@@ -170,7 +170,7 @@ def _prompt_key(st: State, p: core.Pending) -> tuple[str, dict[str, Any]]:
                 "card": card,
             }
         f = p.to_place[0]
-        return N_("{card}: place a {faction} follower ({count} to place)."), {
+        return N_("{card}: place one {faction} follower ({count} to place)."), {
             "card": card,
             "faction": m.faction_names[f],
             "count": len(p.to_place),

@@ -151,10 +151,10 @@ def test_log_records_every_action_with_its_move_number():
     texts = [(e["move"], render_english(e["key"], e["args"])) for e in st.log]
     assert texts == [
         (1, "0 plays 1 vs 1."),
-        (2, "0 chooses a Lao follower in Chiang Mai."),
-        (3, "0 chooses a Malai follower in Pattani."),
+        (2, "0 chooses one Lao follower in Chiang Mai."),
+        (3, "0 chooses one Malai follower in Pattani."),
         (3, "0 swaps Lao from Chiang Mai ⇄ Malai from Pattani."),
-        (4, "0 takes a Lao follower from Pattani."),
+        (4, "0 takes one Lao follower from Pattani."),
     ]
     assert all(isinstance(e["args"]["player"], int) for e in st.log)
 
