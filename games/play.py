@@ -6,6 +6,7 @@ running game happens in one transaction holding the game's row lock.
 
 from __future__ import annotations
 
+import logging
 import random
 from datetime import timedelta
 from typing import Any
@@ -19,6 +20,8 @@ from enginekit import IllegalAction
 
 from . import replay
 from .models import ChatMessage, Game, Move, Seat
+
+logger = logging.getLogger(__name__)
 
 
 class PlayError(Exception):
@@ -155,10 +158,17 @@ def act(game_id: int, user, action: Any, seen_version: int | None) -> Game:
         state = replay.current_state(game)
         if seat.number not in engine.active_seats(state):
             raise PlayError(_("It is not your turn."))
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise PlayError(_("An action must be an object with a type."))
         try:
             state = engine.apply(state, seat.number, action)
         except IllegalAction as error:
             raise RejectedAction(error) from None
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            # An engine should answer any input with IllegalAction; if odd input
+            # slips through, refuse it rather than fail the request.
+            logger.exception("engine %s crashed on an action in game %s", game.kind, game.pk)
+            raise PlayError(_("This action is not possible now.")) from None
         number = game.moves.count() + 1
         try:
             with transaction.atomic():
