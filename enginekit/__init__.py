@@ -37,6 +37,10 @@ Every view has at least these keys, which the generic game page uses:
   the site can link every line to the position after that move;
 - ``"finished"``: bool.
 
+*Teams.* An engine with team play may define ``teammates(players, seat)``
+returning the seats that win or lose with ``seat`` (itself included); the site
+uses it when a player resigns. Without it, each seat plays for itself.
+
 *Taking back.* ``can_undo(state, seat)`` is True when the last action applied
 was ``seat``'s and did not hand the turn to someone else, draw at random or
 reveal hidden information. The site takes an action back by replaying the log

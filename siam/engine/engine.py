@@ -88,6 +88,10 @@ class SiamEngine:
     def can_undo(self, state: State, seat: int) -> bool:
         return state.last_actor == seat and state.undoable and not state.finished
 
+    def teammates(self, players: int, seat: int) -> list[int]:
+        """The seats that win or lose with ``seat``, itself included (seats 0+2 and 1+3)."""
+        return sorted({seat, (seat + 2) % 4}) if players == 4 else [seat]
+
     def result(self, state: State) -> Result | None:
         return copy.deepcopy(state.result)  # type: ignore[return-value]
 
