@@ -101,6 +101,8 @@ def run_checked_game(players, options, seed):
         if step % 23 == 0 or s.phase not in phases:
             check_position(s, rng, deep=step % 69 == 0)
             assert_no_leak(s)
+        elif s.phase in ("bid", "plan") and step % 9 == 0:
+            assert_no_leak(s)  # the phases with secrets, more often
         phases.add(s.phase)
         seat = rng.choice(sorted(E.active_seats(s)))
         a = json.loads(json.dumps(bot_action(s, seat, rng)))
@@ -125,20 +127,21 @@ def run_checked_game(players, options, seed):
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_keep_every_invariant(players, variant):
-    s = run_checked_game(players, VARIANTS[variant], seed=players * 100 + len(variant))
-    assert s.phase == "over"
+    for k in range(3):
+        s = run_checked_game(players, VARIANTS[variant], seed=players * 100 + len(variant) + k)
+        assert s.phase == "over"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_uniformly_random_games_end_and_conserve_stones(players):
-    for seed in range(4):
+    for seed in range(6):
         options = VARIANTS[sorted(VARIANTS)[seed % 4]]
         s, moves = play(players, options, seed, uniform=True)
         assert s.phase == "over" and stones_total(s) == 165
         assert E.result(s)["reason"]["key"]
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(min_value=0, max_value=2**32),
     players=st.integers(min_value=2, max_value=4),
