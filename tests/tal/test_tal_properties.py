@@ -141,7 +141,9 @@ def test_uniformly_random_games_end_and_conserve_stones(players):
         assert E.result(s)["reason"]["key"]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=12, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(
     seed=st.integers(min_value=0, max_value=2**32),
     players=st.integers(min_value=2, max_value=4),
@@ -178,3 +180,43 @@ def test_random_games_reach_steals_takeovers_and_finished_pyramids():
                 if word in e["key"]:
                     seen.add(word)
     assert seen >= {"takes a", "finishes the pyramid", "claims site", "wins group"}
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 20) | st.sampled_from(["16", "15-A", "red", "x"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=6,
+)
+TYPES = st.sampled_from(
+    ["bid", "end_bids", "move", "end_moves", "plan", "submit_plan", "steal", "build", "?"]
+)
+KEYS = st.sampled_from(["group", "rings", "figure", "index", "to", "site", "slot", "colour"])
+VALUES = st.integers(-1, 16) | st.sampled_from(["16", "15-A", "worker", "overseer", "red", "1"])
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(
+    junk=JSON | st.builds(lambda t, kv: {"type": t, **kv}, TYPES, st.dictionaries(KEYS, VALUES)),
+    phase=st.sampled_from(["bid", "plan", "worker", "build"]),
+    seat=st.integers(-1, 4),
+)
+def test_any_junk_action_is_applied_only_if_legal_and_refused_cleanly_otherwise(junk, phase, seat):
+    from tal_helpers import position
+
+    s = position(
+        players=3,
+        phase=phase,
+        owners={15: 0},
+        workers={0: ["15-A"]},
+        supply={0: {"red": 2}} if phase == "build" else None,
+    )
+    before = snapshot(s)
+    legal = E.legal_actions(s, seat) if 0 <= seat < 3 else []
+    try:
+        E.apply(s, seat, junk)
+    except IllegalAction as e:
+        assert junk not in legal
+        assert str(e)
+    else:
+        assert junk in legal
+    assert snapshot(s) == before
