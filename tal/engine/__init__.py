@@ -48,9 +48,9 @@ Action vocabulary (``legal_actions`` lists exactly the legal ones)
   (one of ``red grey black white ochre``) into slot ``k`` of the lowest unfinished level
   of own site ``s``. Only positions that can matter are offered: in the expert variant
   every free slot, otherwise the hidden centre and the first free other slot of a large
-  pyramid's bottom level, and the first free slot elsewhere. The turn ends by itself when
-  the seat's stones are used up.
-- ``{"type": "end_build"}``: put the remaining stones onto the Pharaoh pyramid.
+  pyramid's bottom level, and the first free slot elsewhere.
+- ``{"type": "end_build"}``: put the remaining stones (if any) onto the Pharaoh pyramid and
+  end the turn. Every turn ends with an explicit ``end_*`` action (or ``submit_plan``).
 Steals are offered the same way (one slot per colour and kind of position, every stone in
 the expert variant).
 
@@ -103,8 +103,7 @@ Rulings beyond tal-der-koenige-board.md (each has a test in tests/tal/)
 9. Position choices are offered only where they can change scoring (see ``build``).
 10. Undo: allowed for a seat's last action while it keeps the turn in the same phase
     (tiles laid, figures moved, plan steps, stones stolen or built, takeovers); never for
-    an action that ends a turn, submits a plan, reveals, or draws. A build that uses up the
-    seat's last stone ends its turn by itself, so it cannot be taken back.
+    an action that ends a turn, submits a plan, reveals, or draws.
 11. The limit of 10 rings is per seat and group (several seats may each bid 10).
 12. An overseer whose player has no free scarab still goes where it was sent; it just
     claims nothing (logged).

@@ -880,8 +880,6 @@ class TalEngine:
         if is_complete(site.size, site.levels):
             site.finished = True
             _log(state, N_("{player} finishes the pyramid on site {site}."), player=seat, site=num)
-        if not any(state.supply[seat].values()):
-            _next_turn(state)
 
     def _do_end_build(self, state: TalState, seat: int, a: dict[str, Any]) -> None:
         _dump_supply(state, seat)

@@ -76,6 +76,8 @@ def action_label(state: TalState, seat: int, a: dict[str, Any]) -> Message:
         )
     if t == "end_build":
         n = sum(state.supply[seat].values())
+        if not n:
+            return msg(N_("Finish building"))
         return msg(N_("Put the remaining {count} stones onto the Pharaoh pyramid"), count=n)
     return msg(t)
 

@@ -113,7 +113,10 @@ def test_moves_steals_takeovers_and_builds_can_be_undone_in_the_turn():
     )
     s = act(s, 0, type="build", site=15, slot=0, colour="red")
     assert E.can_undo(s, 0)
-    s = act(s, 0, type="build", site=15, slot=1, colour="red")  # last stone: turn ends
+    s = act(s, 0, type="build", site=15, slot=1, colour="red")  # the last stone
+    assert E.can_undo(s, 0)
+    assert E.legal_actions(s, 0) == [{"type": "end_build"}]
+    s = act(s, 0, type="end_build")
     assert not E.can_undo(s, 0)
 
 

@@ -679,7 +679,9 @@ def test_building_turns_follow_turn_order():
     )
     assert s.current == 1
     s = act(s, 1, type="build", site=14, slot=0, colour="grey")
-    assert s.current == 0  # the turn ends by itself when the stones are used up
+    assert s.current == 1  # the turn ends with end_build, even with no stones left
+    s = act(s, 1, type="end_build")
+    assert s.current == 0
 
 
 # ----------------------------------------------------------------------------- end of round
@@ -724,6 +726,8 @@ def test_game_ends_when_all_other_pyramids_are_finished():
     )
     assert s.phase == "build" and s.current == 1
     s = act(s, 1, type="build", site=15, slot=0, colour="red")
+    assert s.sites[15].finished and s.phase == "build"  # the round is played to its end
+    s = act(s, 1, type="end_build")
     assert s.phase == "over"
     assert E.result(s)["reason"]["key"].startswith("All pyramids")
 
