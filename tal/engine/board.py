@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections import deque
 
-COLOURS: tuple[str, ...] = ("red", "grey", "black", "white", "ochre")
+from enginekit import N_
+
+# Display words (passed through gettext by the site), so marked for translation.
+COLOURS: tuple[str, ...] = (N_("red"), N_("grey"), N_("black"), N_("white"), N_("ochre"))
 STONES_PER_COLOUR = 33
 TOTAL_STONES = STONES_PER_COLOUR * len(COLOURS)  # 165
 

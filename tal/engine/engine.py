@@ -441,7 +441,7 @@ def _reveal_bids(state: TalState) -> None:
                 state.supply[winner][c] = state.supply[winner].get(c, 0) + 1
             _log(
                 state,
-                N_("{player} wins group {group} with {rings} rings."),
+                N_("{player} wins group {group} (rings: {rings})."),
                 player=winner,
                 group=g + 1,
                 rings=best,
@@ -483,7 +483,10 @@ def _execute_plans(state: TalState) -> None:
         if steps > B.STEPS:
             _log(
                 state,
-                N_("{player}'s plan needs {steps} steps: both overseers stay where they are."),
+                N_(
+                    "{player}'s plan is too long (steps: {steps}): "
+                    "both overseers stay where they are."
+                ),
                 player=seat,
                 steps=steps,
             )
@@ -521,7 +524,10 @@ def _dump_supply(state: TalState, seat: int) -> None:
     placed, lost = _to_pharaoh(state, stones)
     _log(
         state,
-        N_("{player} puts {placed} stones onto the Pharaoh pyramid ({lost} leave the game)."),
+        N_(
+            "{player}'s unbuilt stones go onto the Pharaoh pyramid "
+            "(placed: {placed}, out of the game: {lost})."
+        ),
         player=seat,
         placed=placed,
         lost=lost,
@@ -710,7 +716,7 @@ class TalEngine:
                 return IllegalAction(N_("There is no group {group}."), group=g)
             if a["rings"] not in state.tiles[seat]:
                 return IllegalAction(
-                    N_("You have no tile with {rings} rings left."), rings=a["rings"]
+                    N_("You have no tile left with this value (rings: {rings})."), rings=a["rings"]
                 )
             return IllegalAction(
                 N_("At most {max} rings may be bid on one group."), max=B.MAX_RINGS_PER_GROUP
@@ -735,7 +741,7 @@ class TalEngine:
                     return IllegalAction(N_("The figure already stands there."))
                 if B.DIST[pos[a["index"]]][node] > B.STEPS - state.steps_used:
                     return IllegalAction(
-                        N_("That needs more than the {steps} steps you have left."),
+                        N_("That is too far (steps left: {steps})."),
                         steps=B.STEPS - state.steps_used,
                     )
                 return IllegalAction(
@@ -773,7 +779,7 @@ class TalEngine:
         state.bids[g - 1].append([seat, rings])
         _log(
             state,
-            N_("{player} lays a tile with {rings} rings on group {group}."),
+            N_("{player} lays a tile on group {group} (rings: {rings})."),
             owner=seat,
             redacted=msg(N_("{player} lays a tile on group {group}."), player=seat, group=g),
             secret=f"bids-{state.round}",
@@ -795,9 +801,9 @@ class TalEngine:
         state.moved.append(i)
         state.steps_used += steps
         key = (
-            N_("{player} moves overseer {number} from {start} to {to} ({steps} steps).")
+            N_("{player} moves overseer {number} from {start} to {to} (steps: {steps}).")
             if kind == "overseer"
-            else N_("{player} moves worker {number} from {start} to {to} ({steps} steps).")
+            else N_("{player} moves worker {number} from {start} to {to} (steps: {steps}).")
         )
         _log(state, key, player=seat, number=i + 1, start=frm, to=to, steps=steps)
         if kind == "overseer":
@@ -837,7 +843,7 @@ class TalEngine:
         state.turn_used[num] = state.turn_used.get(num, 0) + 1
         _log(
             state,
-            N_("{player} takes a {colour} stone from site {site} of {owner_player}."),
+            N_("{player} takes a stone from site {site} of {owner_player} ({colour})."),
             player=seat,
             colour=colour,
             site=num,
@@ -872,7 +878,7 @@ class TalEngine:
         state.turn_used[num] = state.turn_used.get(num, 0) + 1
         _log(
             state,
-            N_("{player} builds a {colour} stone on site {site}."),
+            N_("{player} builds a stone on site {site} ({colour})."),
             player=seat,
             colour=colour,
             site=num,

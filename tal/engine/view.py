@@ -19,16 +19,18 @@ def action_label(state: TalState, seat: int, a: dict[str, Any]) -> Message:
     t = a["type"]
     if t == "bid":
         return msg(
-            N_("Lay a tile with {rings} rings on group {group}"), rings=a["rings"], group=a["group"]
+            N_("Bid on group {group} with a tile (rings: {rings})"),
+            rings=a["rings"],
+            group=a["group"],
         )
     if t == "end_bids":
         return msg(N_("Finish bidding"))
     if t == "move":
         pos = (state.overseers if a["figure"] == "overseer" else state.workers)[seat][a["index"]]
         key = (
-            N_("Move overseer {number} from {start} to {to} ({steps} steps)")
+            N_("Move overseer {number} from {start} to {to} (steps: {steps})")
             if a["figure"] == "overseer"
-            else N_("Move worker {number} from {start} to {to} ({steps} steps)")
+            else N_("Move worker {number} from {start} to {to} (steps: {steps})")
         )
         return msg(key, number=a["index"] + 1, start=pos, to=a["to"], steps=B.DIST[pos][a["to"]])
     if t == "end_moves":
@@ -36,7 +38,7 @@ def action_label(state: TalState, seat: int, a: dict[str, Any]) -> Message:
     if t == "plan":
         pos = state.overseers[seat][a["index"]]
         return msg(
-            N_("Plan overseer {number} to {to} ({steps} steps)"),
+            N_("Plan overseer {number} to {to} (steps: {steps})"),
             number=a["index"] + 1,
             to=a["to"],
             steps=B.DIST[pos][a["to"]],
@@ -48,7 +50,7 @@ def action_label(state: TalState, seat: int, a: dict[str, Any]) -> Message:
         level = max(lv for lv, st in enumerate(site.levels) if any(st))
         colour = site.levels[level][a["slot"]]
         return msg(
-            N_("Take the {colour} stone at position {position} of level {level} of site {site}"),
+            N_("Take a stone from site {site}, level {level}, position {position} ({colour})"),
             colour=colour,
             position=a["slot"] + 1,
             level=level + 1,
@@ -68,7 +70,7 @@ def action_label(state: TalState, seat: int, a: dict[str, Any]) -> Message:
         site = state.sites[a["site"]]
         level = next(lv for lv, st in enumerate(site.levels) if None in st)
         return msg(
-            N_("Build a {colour} stone on site {site}, level {level}, position {position}"),
+            N_("Build on site {site}, level {level}, position {position} ({colour})"),
             colour=a["colour"],
             site=a["site"],
             level=level + 1,
@@ -78,7 +80,9 @@ def action_label(state: TalState, seat: int, a: dict[str, Any]) -> Message:
         n = sum(state.supply[seat].values())
         if not n:
             return msg(N_("Finish building"))
-        return msg(N_("Put the remaining {count} stones onto the Pharaoh pyramid"), count=n)
+        return msg(
+            N_("Finish building; the rest go onto the Pharaoh pyramid (stones: {count})"), count=n
+        )
     return msg(t)
 
 
@@ -87,8 +91,8 @@ PROMPTS: dict[str, str] = {
         "Lay your bid tiles face down on the groups (at most 10 rings a group), "
         "then finish bidding."
     ),
-    "overseer": N_("Move your overseers, together up to {steps} more steps, then finish."),
-    "worker": N_("Move your workers, together up to {steps} more steps, then finish."),
+    "overseer": N_("Move your overseers (steps left for both together: {steps}), then finish."),
+    "worker": N_("Move your workers (steps left for all together: {steps}), then finish."),
     "plan": N_(
         "Plan in secret where your overseers go (together at most 6 steps), then submit the plan."
     ),
@@ -97,7 +101,7 @@ PROMPTS: dict[str, str] = {
         "Take over sites where you have more overseers and more workers than the owner, or finish."
     ),
     "build": N_(
-        "Build your {count} stones on your sites (2 per worker there); the rest go "
+        "Build your stones (left: {count}) on your sites, 2 per worker there; the rest go "
         "onto the Pharaoh pyramid."
     ),
 }
