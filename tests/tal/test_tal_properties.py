@@ -1,6 +1,7 @@
 """Property tests over many random games for 2, 3 and 4 players and each variant."""
 
 import json
+import pickle
 import random
 
 import pytest
@@ -104,6 +105,8 @@ def run_checked_game(players, options, seed):
         elif s.phase in ("bid", "plan") and step % 9 == 0:
             assert_no_leak(s)  # the phases with secrets, more often
         phases.add(s.phase)
+        if step % 50 == 25:
+            s = pickle.loads(pickle.dumps(s))  # the site caches states with pickle
         seat = rng.choice(sorted(E.active_seats(s)))
         a = json.loads(json.dumps(bot_action(s, seat, rng)))
         s = E.apply(s, seat, a)
