@@ -11,16 +11,6 @@ from . import board as B
 from .scoring import is_complete, pyramid_points, pyramid_type
 from .state import Site, TalState
 
-SEQUENTIAL = ("bid", "overseer", "worker", "steal", "takeover", "build")
-END_TYPES = {
-    "bid": "end_bids",
-    "overseer": "end_moves",
-    "worker": "end_moves",
-    "steal": "end_steal",
-    "takeover": "end_takeover",
-    "build": "end_build",
-    "plan": "submit_plan",
-}
 ACTION_KEYS: dict[str, set[str]] = {
     "bid": {"type", "group", "rings"},
     "end_bids": {"type"},
