@@ -110,6 +110,11 @@ R8. A player with no cards left, or whose only card is the unplayable last card 
 R9. 2 vs 1: the two followers may have the same colour, and swapping equal colours is a
     legal (if pointless) swap, also for 1 vs 1 (the rules allow equal colours). Equal
     colours moved both ways still set the no-undo restriction.
+R10. Takeover: "Gleichstand zwischen 2 oder allen Fraktionen" is a tie for the most
+    followers; a tie below the leader does not matter (3-1-1 and 1-0-0 are majorities).
+R11. Faction ending: the British/Italians short of 4 provinces rule nothing, even with
+    more provinces than any faction; the ruling and the second-placed faction are found
+    among the three factions only, and complete sets play no part.
 """
 
 from .engine import ENGINE, SiamEngine

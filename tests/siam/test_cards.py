@@ -423,3 +423,117 @@ def test_last_card_may_be_played_when_the_partner_wins():
     st.followers[1] = [0, 0, 4]
     st.supply[2] -= 2
     assert legal(st) == [PASS]
+
+
+# -- Further rules of "Die Aktionen" -----------------------------------------------------
+
+
+def test_maharacha_with_no_king_marker_left_swaps_without_a_marker():
+    # Ruling R2 (second half): all 4 King markers are on the board.
+    st = position(provinces={"korat": "y"}, kings=["ubon", "bangkok", "pattani", "sukothai"])
+    st = run(st, play("maharacha"), tile("korat"), tile("chiang_mai"))
+    assert st.track[:3] == ["korat", "sukothai", "chiang_mai"]
+    assert len(st.kings) == 4 and "korat" not in st.kings
+    assert any(e["key"] == "No King marker is left." for e in st.log)
+    assert legal(st) == [take("korat", "rama")]
+
+
+def test_no_follower_is_ever_placed_in_a_resolved_province():
+    # Sukothai is resolved and next to Lao's home: neither Khon Thai nor the Lao card may
+    # put a follower there.
+    ctrl = {"sukothai": "rama", "korat": "lao"}
+    st = position(provinces={"ubon": "y"}, controllers=ctrl)
+    st = run(st, play("khon_thai"))
+    assert not {p for _, p in places(st)} & {"sukothai", "korat"}
+    st = position(provinces={"ubon": "y"}, controllers=ctrl)
+    st = run(st, play("lao"))
+    assert {p for _, p in places(st)} == {"ubon", "bangkok"}  # korat's open neighbours
+
+
+def test_card_action_must_be_carried_out_before_the_take():
+    # "Die Aktion der Karte muss ausgeführt werden": no take, pass or skip while a step
+    # that can be done is open; the faction card places both followers.
+    st = position(provinces={"sukothai": "y"})
+    st = run(st, play("lao"))
+    assert types(legal(st)) == {"place"}
+    st = run(st, place("lao", "sukothai"))
+    assert types(legal(st)) == {"place"}
+    with pytest.raises(IllegalAction):
+        run(st, take("sukothai", "rama"))
+    st = run(st, place("lao", "sukothai"))
+    assert types(legal(st)) == {"take"}
+
+
+def test_two_vs_one_must_swap_two_for_one_when_it_can():
+    # The 1-for-1 fallback (B4) is only there when no 2-for-1 is possible.
+    st = position(provinces={"sukothai": "rr", "korat": "y", "bangkok": "b"})
+    st = run(st, play("two_vs_one"))
+    assert ENGINE.view(st, 0)["pending"]["fallback"] is False
+    assert picks(st) == {("sukothai", "lao")}
+
+
+def test_one_vs_one_when_only_the_undo_is_possible_nothing_is_swapped():
+    # "As far as possible" with the no-undo rule: the card is played, nothing moves,
+    # the follower is still taken, and no new restriction is set (B12).
+    st = position(provinces={"chiang_mai": "r", "pattani": "b", "korat": "y"})
+    st = run(st, play("one_vs_one"), pick("chiang_mai", "lao"), pick("pattani", "malai"))
+    st = run(st, take("korat", "rama"), play("one_vs_one"))
+    assert st.log[-1]["key"] == "Nothing can be swapped."
+    assert types(legal(st)) == {"take"}
+    st = run(st, take("chiang_mai", "malai"))
+    assert st.swap_memory is None
+
+
+def test_two_vs_one_fallback_may_not_undo_a_previous_fallback():
+    # No province holds two followers, so both cards make the 1-for-1 fallback (B4, B12).
+    st = position(provinces={"chiang_mai": "r", "sukothai": "y", "korat": "b", "pattani": "b"})
+    st = run(st, play("two_vs_one"), pick("chiang_mai", "lao"), pick("sukothai", "rama"))
+    st = run(st, take("pattani", "malai"), play("two_vs_one"))
+    assert ENGINE.view(st, 1)["pending"]["fallback"] is True
+    assert picks(st) == {("sukothai", "lao"), ("korat", "malai")}  # not chiang_mai's Rama
+    st = run(st, pick("sukothai", "lao"))
+    assert picks(st) == {("korat", "malai")}
+
+
+# -- King of Saba: same cards, new names ------------------------------------------------
+
+
+def test_saba_card_works_like_maharacha():
+    st = position(map_id="saba", provinces={"gojjam": "y"}, kings=["sidamo"])
+    st = run(st, play("saba"))
+    assert {a["province"] for a in legal(st)} == set(st.track) - {"sidamo"}
+    st = run(st, tile("tigray"), tile("wollega"), king("wollega"))
+    assert st.current() == "wollega" and st.kings == ["sidamo", "wollega"]
+    assert types(legal(st)) == {"take"}
+
+
+def test_ityoppaya_works_like_khon_thai_and_each_set_has_two():
+    st = position(map_id="saba", provinces={"gojjam": "y"}, controllers={"tigray": "tigray"})
+    assert st.hands[0]["ityoppaya"] == 2
+    st = run(st, play("ityoppaya"))
+    unresolved = set(st.track) - {"tigray"}
+    assert places(st) == {(f, p) for f in ("amhara", "tigray", "shewa") for p in unresolved}
+    st = run(st, place("shewa", "wollo"), place("amhara", "wollo"), place("tigray", "wollo"))
+    st = run(st, take("gojjam", "amhara"))
+    assert counts(st, "wollo") == {"amhara": 1, "tigray": 1, "shewa": 1}
+    assert st.hands[0]["ityoppaya"] == 1
+    st = run(st, PASS, PASS)
+    assert play("ityoppaya") in legal(st)
+
+
+def test_saba_faction_card_places_next_to_its_home_on_the_saba_map():
+    # Shewa (green) home: shewa; neighbours wollo, gojjam, wollega, herarghe, sidamo.
+    st = position(map_id="saba", provinces={"gojjam": "y"})
+    st = run(st, play("shewa"))
+    assert places(st) == {
+        ("shewa", p) for p in ("wollo", "gojjam", "wollega", "herarghe", "sidamo")
+    }
+    st = run(st, place("shewa", "herarghe"), place("shewa", "sidamo"))
+    assert counts(st, "herarghe")["shewa"] == 1 and counts(st, "sidamo")["shewa"] == 1
+
+
+def test_saba_two_vs_one_uses_the_saba_map_adjacency():
+    # wollo borders tigray; sidamo does not.
+    st = position(map_id="saba", provinces={"tigray": "rr", "wollo": "y", "sidamo": "g"})
+    st = run(st, play("two_vs_one"), pick("tigray", "tigray"), pick("tigray", "tigray"))
+    assert picks(st) == {("wollo", "amhara")}

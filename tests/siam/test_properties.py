@@ -152,3 +152,22 @@ def test_hypothesis_random_games(seed, players, map_id):
     st, _ = play_game(players, map_id, seed)
     assert st.finished
     check_view(st, players)
+
+
+@pytest.mark.parametrize(("players", "map_id"), CASES)
+def test_last_card_of_the_game_is_only_ever_played_to_win(players, map_id):
+    # Ruling B6/R4 over random games that play their cards eagerly.
+    for seed in range(6):
+        rnd = random.Random(seed)
+        st = ENGINE.setup(players, {"map": map_id}, seed)
+        last_player = None
+        while not st.finished:
+            (seat,) = ENGINE.active_seats(st)
+            acts = ENGINE.legal_actions(st, seat)
+            plays = [a for a in acts if a["type"] != "pass"]
+            action = rnd.choice(plays) if plays and rnd.random() < 0.8 else rnd.choice(acts)
+            if action["type"] == "play" and st.total_cards_left() == 1:
+                last_player = seat
+            st = ENGINE.apply(st, seat, action)
+        if last_player is not None:
+            assert last_player in ENGINE.result(st)["winners"]

@@ -161,3 +161,64 @@ def test_result_names_winners_ranking_ruling_power_and_reason():
     text = render_english(res["reason"]["key"], res["reason"]["args"])
     assert text == "Rama rule Siam with 3 provinces. 1 wins with 3 Rama followers."
     assert ENGINE.view(st, None)["result"] == res
+
+
+# -- Further rules of "Spielende und Spielsieg" ------------------------------------------
+
+
+def test_a_complete_set_is_one_follower_of_each_colour():
+    # 5 yellow and 5 red without blue make no set; 2 of each make 2.
+    f = [[5, 5, 0], [2, 2, 2], [1, 1, 1]]
+    w, _, d = _score(3, f, [B, B, B, B], [9, 1, 2])
+    assert d["sets"] == [0, 2, 1] and w == [1]
+
+
+def test_italians_victory_goes_to_the_most_complete_sets():
+    st = position(
+        map_id="saba",
+        controllers={"tigray": "italians", "begemder": "italians", "gojjam": "italians"},
+        followers=["yrgg", "yyrrgg", "yyyyyy"],
+        last_play=[5, 3, 4],
+    )
+    st = pass_all(st)
+    res = ENGINE.result(st)
+    assert res["winners"] == [1] and res["details"]["sets"] == [1, 2, 0]
+    assert "Italians" in render_english(res["reason"]["key"], res["reason"]["args"])
+
+
+def test_faction_rules_even_when_the_british_hold_more_provinces():
+    # Ruling R11: short of 4 provinces the British do not rule; the factions compare only
+    # among themselves, and complete sets do not matter.
+    t = [B, B, B, Y, Y, R, BL, R]
+    w, _, d = _score(3, [[0, 3, 0], [3, 3, 3], [0, 2, 0]], t, [0, 1, 2])
+    assert d["ending"] == "faction" and d["ruling"] == R
+    assert d["second"] == Y and w == [1]  # seats 0 and 1 tie on Lao; seat 1 has more Rama
+
+
+def test_ruling_faction_three_way_tie_goes_to_the_latest_takeover_winner():
+    t = [R, Y, BL, Y, BL, R, B, B]
+    _, _, d = _score(3, [[1, 1, 1]] * 3, t, [0, 1, 2])
+    assert d["ruling"] == R and d["second"] == BL
+
+
+def test_invaders_four_players_team_tie_without_any_card_played_is_shared():
+    # Ruling R5.
+    f = [[1, 1, 1], [1, 1, 1], [0, 0, 0], [0, 0, 0]]
+    w, _, d = _score(4, f, [B, B, B, B], [-1, -1, -1, -1])
+    assert w == [0, 1, 2, 3] and d["tiebreak"] == "shared"
+
+
+def test_four_players_partners_tied_as_best_players_win_as_a_team():
+    t = [Y, Y, Y, R, R, BL, B, B]
+    f = [[3, 0, 0], [2, 0, 0], [3, 0, 0], [1, 0, 0]]
+    w, _, d = _score(4, f, t, [-1, 1, -1, 3])
+    assert w == [0, 2] and d["best_players"] == [0, 2]
+
+
+def test_four_players_last_card_tie_break_picks_one_team():
+    # The best players of both teams tie on ruling and second faction; the most recent
+    # card player (seat 1) loses, so seat 0's team wins.
+    t = [Y, Y, Y, R, R, BL, B, B]
+    f = [[3, 1, 0], [3, 1, 0], [0, 0, 0], [0, 0, 0]]
+    w, _, d = _score(4, f, t, [2, 6, 4, 5])
+    assert w == [0, 2] and d["tiebreak"] == "last_card"

@@ -108,3 +108,52 @@ def test_options_default_validate_and_reject():
     with pytest.raises(ValueError):
         ENGINE.validate_options(3, {"teams": True})
     assert (ENGINE.slug, ENGINE.min_players, ENGINE.max_players) == ("siam", 2, 4)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize(("map_id", "in_provinces"), [("siam", 8 * 4), ("saba", 6 * 4 + 2 * 1)])
+def test_setup_counts_per_player_count_and_map(players, map_id, in_provinces):
+    # 2 followers per player, 4 per province (Saba: deserts 1), 2 of each colour out with 2
+    # players, the rest is the supply.
+    removed = 6 if players == 2 else 0
+    for seed in range(5):
+        st = ENGINE.setup(players, {"map": map_id}, seed)
+        assert sum(sum(c) for c in st.counts.values()) == in_provinces
+        assert sum(sum(f) for f in st.followers) == 2 * players
+        assert sum(st.removed) == removed
+        assert sum(st.supply) == TOTAL_FOLLOWERS - removed - in_provinces - 2 * players
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("map_id", ["siam", "saba"])
+def test_random_followers_drawn_without_replacement_from_what_is_left(players, map_id):
+    # Ruling B1: removal first, then the players' followers and the home followers, then the
+    # random draws from what is left: every colour keeps its 18 (16 with 2 players) pieces.
+    for seed in range(10):
+        st = ENGINE.setup(players, {"map": map_id}, seed)
+        for f in range(3):
+            in_game = (
+                st.supply[f]
+                + sum(c[f] for c in st.counts.values())
+                + sum(fl[f] for fl in st.followers)
+            )
+            assert in_game == (16 if players == 2 else 18)
+            assert st.supply[f] >= 0
+
+
+def test_playing_aid_four_only_in_the_four_player_game():
+    for seed in range(10):
+        assert 4 not in ENGINE.setup(2, {}, seed).aids
+        assert 4 not in ENGINE.setup(3, {}, seed).aids
+        assert sorted(ENGINE.setup(4, {}, seed).aids) == [1, 2, 3, 4]
+
+
+def test_four_player_game_partners_sit_opposite_and_keep_their_own_followers():
+    assert ENGINE.teammates(4, 0) == [0, 2] and ENGINE.teammates(4, 3) == [1, 3]
+    assert ENGINE.teammates(3, 1) == [1]
+    st = ENGINE.setup(4, {}, 5)
+    v = ENGINE.view(st, None)
+    assert v["teams"] == [[0, 2], [1, 3]]
+    assert [s["partner"] for s in v["seats"]] == [2, 3, 0, 1]
+    # Every player collects followers for themself, never into a team pool.
+    assert all(sum(f) == 2 for f in st.followers)

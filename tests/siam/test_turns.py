@@ -163,3 +163,51 @@ def test_take_is_mandatory_after_the_action():
     st = run(st, take("sukothai", "rama"))
     assert st.followers[0] == [1, 0, 0]
     assert ENGINE.active_seats(st) == {1}
+
+
+def test_tie_below_the_leader_does_not_bring_the_british():
+    # Ruling R10: only a tie for the most followers counts; Lao lead 3-1-1.
+    st = position(provinces={"chiang_mai": "rrryb", "sukothai": "y"})
+    st = pass_all(st)
+    assert st.controller["chiang_mai"] == 1
+    st = position(provinces={"chiang_mai": "r", "sukothai": "y"})  # 1-0-0 is a majority
+    st = pass_all(st)
+    assert st.controller["chiang_mai"] == 1
+
+
+def test_saba_tie_brings_the_italians():
+    st = position(map_id="saba", provinces={"tigray": "ryg", "gojjam": "y"})
+    st = pass_all(st)
+    assert st.controller["tigray"] == INVADER
+    assert ENGINE.view(st, None)["track"][0]["controller"] == "italians"
+
+
+def test_a_new_power_struggle_needs_every_player_to_pass_again():
+    st = position(provinces={"chiang_mai": "r", "sukothai": "y"})
+    st = pass_all(st)
+    assert st.resolved == ["chiang_mai"] and st.passes == 0
+    assert st.passed == [False, False, False]
+    st = run(st, PASS, PASS)
+    assert st.resolved == ["chiang_mai"]
+    st = run(st, PASS)
+    assert st.resolved == ["chiang_mai", "sukothai"]
+
+
+def test_a_player_is_never_forced_to_play_a_card():
+    st = position(provinces={"chiang_mai": "r"}, hands=[["rama"], ["lao"], ["malai"]])
+    for _ in range(3):
+        assert PASS in legal(st)
+        st = run(st, PASS)
+    assert st.controller["chiang_mai"] == 1 and st.cards_left(0) == 1
+
+
+def test_saba_game_ends_at_once_when_the_italians_hold_four_provinces():
+    st = position(
+        map_id="saba",
+        controllers={"tigray": "italians", "begemder": "italians", "gojjam": "italians"},
+        provinces={"shewa": "ggg"},
+    )
+    st = pass_all(st)  # wollo is empty: the Italians take it
+    assert st.finished and st.controller["shewa"] is None
+    res = ENGINE.result(st)
+    assert res["details"]["ending"] == "invaders" and res["details"]["ruling"] == "italians"
