@@ -77,7 +77,7 @@ def check_position(s, rng, deep):
             continue
         assert legal, "an active seat always has an action"
         assert len({json.dumps(a, sort_keys=True) for a in legal}) == len(legal)
-        sample = legal if deep else rng.sample(legal, min(4, len(legal)))
+        sample = rng.sample(legal, min(60 if deep else 4, len(legal)))
         for a in sample:
             assert json.loads(json.dumps(a)) == a
             E.apply(s, seat, a)
@@ -130,7 +130,7 @@ def run_checked_game(players, options, seed):
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_keep_every_invariant(players, variant):
-    for k in range(3):
+    for k in range(2):
         s = run_checked_game(players, VARIANTS[variant], seed=players * 100 + len(variant) + k)
         assert s.phase == "over"
 
