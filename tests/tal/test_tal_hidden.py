@@ -2,7 +2,7 @@
 
 import json
 
-from tal_helpers import E, act, assert_no_leak, position
+from tests.tal.tal_helpers import E, act, assert_no_leak, position
 
 SENTINEL = 987654321
 
@@ -114,7 +114,7 @@ def test_view_is_json_serialisable_with_protocol_keys():
 
 
 def test_the_leak_check_would_catch_a_leak():
-    from tal_helpers import SECRET_STR, tamper
+    from tests.tal.tal_helpers import SECRET_STR, tamper
 
     s = plan_state()
     t = tamper(s, 2)

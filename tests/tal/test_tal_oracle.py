@@ -9,7 +9,8 @@ import random
 from collections import deque
 
 import pytest
-from tal_helpers import E, bot_action
+
+from tests.tal.tal_helpers import E, bot_action
 
 # --- the board, written out again from tal-der-koenige-board.md ---------------------------
 ADJ = [(16, 17), (16, 19), (16, 21), (17, 18), (19, 20), (21, 22)]

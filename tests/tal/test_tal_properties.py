@@ -7,10 +7,10 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tal_helpers import E, assert_no_leak, bot_action, play, snapshot, stones_total
 
 from enginekit import IllegalAction
 from tal.engine import board as B
+from tests.tal.tal_helpers import E, assert_no_leak, bot_action, play, snapshot, stones_total
 
 VARIANTS = {
     "basic": {},
@@ -204,7 +204,7 @@ VALUES = st.integers(-1, 16) | st.sampled_from(["16", "15-A", "worker", "oversee
     seat=st.integers(-1, 4),
 )
 def test_any_junk_action_is_applied_only_if_legal_and_refused_cleanly_otherwise(junk, phase, seat):
-    from tal_helpers import position
+    from tests.tal.tal_helpers import position
 
     s = position(
         players=3,

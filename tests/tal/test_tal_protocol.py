@@ -3,9 +3,9 @@
 import pickle
 
 import pytest
-from tal_helpers import E, act, position, snapshot
 
 from enginekit import IllegalAction
+from tests.tal.tal_helpers import E, act, position, snapshot
 
 
 @pytest.mark.parametrize(

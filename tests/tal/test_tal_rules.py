@@ -1,11 +1,11 @@
 """One test per rule of the rule book, from hand-made positions."""
 
 import pytest
-from tal_helpers import E, act, all_full, keys, position, stones_total
 
 from enginekit import IllegalAction
 from tal.engine import board as B
 from tal.engine.engine import free_scarabs
+from tests.tal.tal_helpers import E, act, all_full, keys, position, stones_total
 
 # ----------------------------------------------------------------------------- set-up
 

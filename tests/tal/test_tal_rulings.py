@@ -4,10 +4,10 @@ The numbers follow the list in the docstring of ``tal.engine``.
 """
 
 import pytest
-from tal_helpers import E, act, position
 
 from enginekit import IllegalAction
 from tal.engine import board as B
+from tests.tal.tal_helpers import E, act, position
 
 
 def test_ruling_1_each_figure_moves_once_and_not_onto_its_own_spot():

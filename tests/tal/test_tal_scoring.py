@@ -1,13 +1,13 @@
 """Scoring by the table: best type per pyramid, hidden centre ignored, stripes as defined."""
 
 import pytest
-from tal_helpers import levels_from
 
 from tal.engine.scoring import (
     is_striped,
     pyramid_points,
     pyramid_type,
 )
+from tests.tal.tal_helpers import levels_from
 
 
 def score(size, spec, expert=False):
