@@ -121,3 +121,30 @@ def test_the_leak_check_would_catch_a_leak():
     assert SECRET_STR not in json.dumps(E.view(t, 2))
     t.plans_revealed = True  # as if the view showed plans too early
     assert SECRET_STR in json.dumps(E.view(t, 2))
+
+
+def test_view_describes_the_board_for_drawing():
+    s = position(
+        players=3,
+        phase="worker",
+        owners={2: 1},
+        levels={2: ["rrrrrrrrr", "g...", "."]},
+        workers={1: ["2-A"]},
+        overseers={0: ["17"]},
+    )
+    v = E.view(s, None)
+    sites = {x["site"]: x for x in v["sites"]}
+    assert len(sites) == 15 and not sites[4]["in_play"]
+    two = sites[2]
+    assert two["owner"] == 1 and two["level_sides"] == [3, 2, 1] and two["stones"] == 10
+    assert two["levels"][1] == ["grey", None, None, None]
+    fields = {f["field"]: f for f in two["fields"]}
+    assert fields["2-A"]["borders"] == "17" and fields["2-E"]["borders"] == "18"
+    assert fields["2-A"]["figure"] == {"player": 1, "kind": "worker", "index": 0}
+    assert two["workers"] == [0, 1, 0]
+    areas = {a["area"]: a for a in v["areas"]}
+    assert {"player": 0, "kind": "overseer", "index": 0} in areas["17"]["figures"]
+    assert sorted(areas["16"]["neighbours"][:3]) == ["17", "19", "21"]
+    assert v["pharaoh"] == {"stones": [], "count": 0, "capacity": 30, "finished": False}
+    assert v["bag"]["count"] == 165 - 10
+    assert v["turn"]["steps_left"] == 6 and v["current_player"] == 0

@@ -84,3 +84,17 @@ def test_best_type_wins_monochrome_over_layered():
 )
 def test_unfinished_pyramid_scores_nothing(size, spec):
     assert pyramid_points(size, levels_from(size, spec), True) == 0
+
+
+def test_small_stripes_along_the_other_diagonal():
+    # key (i - j): (0,0) even, (0,1) odd, (1,0) odd, (1,1) even; the top (0,0) is even
+    assert score("small", ["rggr", "r"], expert=True) == ("stripes", 2)
+
+
+def test_pharaoh_pyramid_scores_nothing():
+    from tests.tal.tal_helpers import E, position
+
+    s = position(players=2, phase="worker")
+    s.pharaoh = ["red"] * 30
+    s.bag["red"] -= 30
+    assert E.scores(s) == [0, 0]
