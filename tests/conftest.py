@@ -26,6 +26,12 @@ def count_kind():
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Real hashers take ~0.3 s per password; tests need no strength.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _clear_cache():
     try:
         from django.core.cache import cache
