@@ -26,9 +26,12 @@ def count_kind():
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    # Real hashers take ~0.3 s per password; tests need no strength.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def _fast_password_hashing(request):
+    # Real hashers take ~0.3 s per password; tests need no strength. The engine
+    # tests may run without the Django plugin (-p no:django), hence the check.
+    if request.config.pluginmanager.hasplugin("django"):
+        settings = request.getfixturevalue("settings")
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

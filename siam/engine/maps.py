@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from enginekit import N_
+
 YELLOW, RED, BLUE = 0, 1, 2
 FACTIONS = (YELLOW, RED, BLUE)
 
@@ -72,8 +74,8 @@ def _cards(
     return (
         CardData(king[0], king[1], KING),
         CardData(free[0], free[1], FREE, copies=2),
-        CardData("one_vs_one", "1 vs 1", SWAP11),
-        CardData("two_vs_one", "2 vs 1", SWAP21),
+        CardData("one_vs_one", N_("1 vs 1"), SWAP11),
+        CardData("two_vs_one", N_("2 vs 1"), SWAP21),
     ) + tuple(CardData(fids[i], fnames[i], FACTION, faction=i) for i in FACTIONS)
 
 
@@ -82,13 +84,13 @@ _SIAM_FNAMES = ("Rama", "Lao", "Malai")
 
 SIAM = MapData(
     id="siam",
-    name="King of Siam",
-    land="Siam",
+    name=N_("King of Siam"),
+    land=N_("Siam"),
     faction_ids=_SIAM_FIDS,
     faction_names=_SIAM_FNAMES,
-    colours=("yellow", "red", "blue"),
+    colours=(N_("yellow"), N_("red"), N_("blue")),
     invader_id="british",
-    invader_name="British",
+    invader_name=N_("British"),
     provinces=(
         ProvinceData("chiang_mai", "Chiang Mai", RED, 2, 2),
         ProvinceData("sukothai", "Sukothai", None, 0, 4),
@@ -122,13 +124,13 @@ _SABA_FNAMES = ("Amhara", "Tigray", "Shewa")
 
 SABA = MapData(
     id="saba",
-    name="King of Saba",
-    land="Ethiopia",
+    name=N_("King of Saba"),
+    land=N_("Ethiopia"),
     faction_ids=_SABA_FIDS,
     faction_names=_SABA_FNAMES,
-    colours=("yellow", "red", "green"),
+    colours=(N_("yellow"), N_("red"), N_("green")),
     invader_id="italians",
-    invader_name="Italians",
+    invader_name=N_("Italians"),
     provinces=(
         ProvinceData("tigray", "Tigray", RED, 2, 2),
         ProvinceData("begemder", "Begemder", YELLOW, 2, 2),
