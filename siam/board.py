@@ -85,12 +85,12 @@ def _points(pts: list[tuple[int, int]]) -> str:
 def _name_lines(name: str) -> tuple[int, list[tuple[str, int]]]:
     """Font size and (line, baseline) pairs that fit a province name on its plaque."""
     if len(name) <= 11:
-        return 14, [(name, 20)]
+        return 15, [(name, 20)]
     if len(name) <= 14 or " " not in name:
-        return 12, [(name, 19)]
+        return 13, [(name, 20)]
     words = name.split()
     cut = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i])) - len(name) / 2))
-    return 12, [(" ".join(words[:cut]), 13), (" ".join(words[cut:]), 26)]
+    return 13, [(" ".join(words[:cut]), 13), (" ".join(words[cut:]), 26)]
 
 
 class _Actions:

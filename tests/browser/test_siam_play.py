@@ -1,0 +1,173 @@
+"""Whole games of King of Siam (2 players) and King of Saba (3 players) played through the pages.
+
+Every player has their own browser context. The script always takes the first thing the
+board offers: a highlighted part of the map (by keyboard: focus and Enter), else a track
+tile, else the first playable card, else Pass. Screenshots go to test-artifacts/.
+"""
+
+import json
+import time
+
+import pytest
+
+from games import play, registry
+from tests.factories import UserFactory
+
+from .conftest import axe_violations
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+BOARD = "#board-area"
+
+
+def new_game(users, map_id):
+    game = play.create_game(
+        users[0],
+        registry.get("siam"),
+        title=f"Browser {map_id}",
+        players=len(users),
+        options={"map": map_id},
+        time_limit_days=3,
+        private=False,
+    )
+    for user in users[1:]:
+        play.join(game.pk, user)
+    game.refresh_from_db()
+    return game
+
+
+def seat_to_move(game):
+    game.refresh_from_db()
+    seat = game.seats.filter(to_move=True).first()
+    return None if seat is None else seat.number
+
+
+def click_first_legal(page):
+    """One click on the first legal thing; waits until HTMX has swapped in the new board."""
+    page.evaluate("document.getElementById('board-area').dataset.stale = '1'")
+    svg_links = page.locator(f"{BOARD} svg a.act")
+    if svg_links.count():
+        svg_links.first.focus()
+        page.keyboard.press("Enter")
+    else:
+        for selector in (
+            "button.tile-face.clickable",
+            "button.card-face.clickable",
+            "button.act-button",
+        ):
+            buttons = page.locator(f"{BOARD} {selector}")
+            if buttons.count():
+                buttons.first.click()
+                break
+        else:
+            raise AssertionError("the player to move has nothing to click")
+    page.wait_for_selector(f"{BOARD}:not([data-stale])", timeout=10_000)
+    error = page.locator(f"{BOARD} .error")
+    assert not error.count(), error.first.inner_text()
+
+
+def shoot(page, artifacts, name):
+    for width in (1280, 360):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.screenshot(path=str(artifacts / f"{name}-{width}.png"), full_page=True)
+        page.locator(f"{BOARD} .siam-main").screenshot(
+            path=str(artifacts / f"{name}-map-{width}.png")
+        )
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def check_axe(page, where):
+    violations = axe_violations(page)
+    assert not violations, (
+        where
+        + ": "
+        + json.dumps(
+            [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in violations],
+            indent=1,
+        )
+    )
+
+
+def play_whole_game(game, pages, live_server, artifacts, name):
+    url = f"{live_server.url}/g/{game.pk}/"
+    for page in pages.values():
+        page.goto(url)
+    first = seat_to_move(game)
+    mover = pages[first]
+    assert mover.title().startswith("Your turn")
+    watcher = pages[(first + 1) % len(pages)]
+    assert not watcher.title().startswith("Your turn")
+
+    # The first click plays a card; the other page learns of it by polling, without a reload.
+    click_first_legal(mover)
+    watcher.wait_for_selector(f"{BOARD} .siam-pending", timeout=9_000)
+
+    moves = 1
+    shot_taken = False
+    current = first
+    while True:
+        seat = seat_to_move(game)
+        if seat is None:
+            break
+        page = pages[seat]
+        if seat != current:
+            page.goto(url)  # quicker than waiting for the 4-second poll
+            assert page.title().startswith("Your turn")
+            current = seat
+        if not shot_taken and moves >= 3 and page.locator(f"{BOARD} svg a.act").count():
+            shoot(page, artifacts, f"{name}-board")
+            check_axe(page, "game page during a card")
+            shot_taken = True
+        click_first_legal(page)
+        moves += 1
+        assert moves < 400, "the game does not end"
+    assert shot_taken
+    return moves
+
+
+def check_result(game, pages, live_server, artifacts, name):
+    game.refresh_from_db()
+    assert game.status == "finished"
+    winners = [game.seats.get(number=n).user.name for n in game.result["winners"]]
+    for page in pages.values():
+        page.goto(f"{live_server.url}/g/{game.pk}/")
+        summary = page.locator(".siam-summary")
+        assert summary.is_visible()
+        text = summary.inner_text()
+        assert "Final scoring" in text
+        for name_ in winners:
+            assert name_ in text
+        assert ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners) in text
+        assert page.locator(f"{BOARD} svg a.act, {BOARD} button.clickable").count() == 0
+    page = pages[0]
+    shoot(page, artifacts, f"{name}-final")
+    check_axe(page, "finished game page")
+
+
+def test_two_players_play_king_of_siam(login, live_server, artifacts):
+    started = time.monotonic()
+    users = [UserFactory(display_name="Anna"), UserFactory(display_name="Ben")]
+    game = new_game(users, "siam")
+    pages = {s.number: login(s.user) for s in game.seats.select_related("user")}
+    moves = play_whole_game(game, pages, live_server, artifacts, "siam")
+    check_result(game, pages, live_server, artifacts, "siam")
+    print(f"King of Siam: {moves} clicks in {time.monotonic() - started:.1f} s")
+
+
+def test_three_players_play_king_of_saba(login, live_server, artifacts):
+    started = time.monotonic()
+    users = [UserFactory(display_name=n) for n in ("Anna", "Ben", "Cleo")]
+    game = new_game(users, "saba")
+    pages = {s.number: login(s.user) for s in game.seats.select_related("user")}
+    moves = play_whole_game(game, pages, live_server, artifacts, "saba")
+    check_result(game, pages, live_server, artifacts, "saba")
+    print(f"King of Saba: {moves} clicks in {time.monotonic() - started:.1f} s")
+
+
+def test_rules_pages_are_accessible(browser, live_server):
+    page = browser.new_page()
+    for path in ("/siam/rules/", "/siam/rules/saba/"):
+        page.goto(live_server.url + path)
+        assert "reconstruction" in page.content()
+        check_axe(page, path)
+    page.close()
