@@ -109,6 +109,24 @@ Rulings beyond tal-der-koenige-board.md (each has a test in tests/tal/)
     claims nothing (logged).
 13. After the reveal the market still shows what each group offered, who won it and all
     tile values, until the next round's market is drawn.
+14. The thief chooses which stones of the top level to take (among the choices that can
+    matter, ruling 9), the hidden centre of a large bottom level included.
+15. A seat's plan is carried out overseer 1 first, then overseer 2: if both name the same
+    field, overseer 2 goes to the area it borders; with one free scarab left, overseer 1
+    claims first. A field counts as occupied if a figure stands there when the overseer is
+    put down, even one whose own plan (later in turn order) takes it away.
+16. When the Pharaoh pyramid overflows, a seat's stones go onto it in colour order
+    (red, grey, black, white, ochre) and the rest leave the game (colours on the Pharaoh
+    pyramid never matter for play).
+17. Round 1 has the same phases as later rounds; ``steal`` and ``takeover`` can never apply
+    in it (no figure may stand on another player's site), so no seat gets a turn there.
+
+Known limit of hidden information
+=================================
+Each plan step is its own action, so the number of a seat's plan actions shows in the move
+numbers (the site's ``move_count`` and the log's ``move``): others can tell that a seat
+submitted without any plan step (both overseers stay). The targets themselves never show.
+Closing this needs a one-action plan in the site's UI, not an engine change.
 """
 
 from .engine import ENGINE, TalEngine

@@ -113,8 +113,50 @@ def oracle(s, seat):
             ) > at_site(s.workers[o], num):
                 out.add(key({"type": "takeover", "site": num}))
         out.add(key({"type": "end_takeover"}))
-    else:
-        return None  # steal and build: position choices, checked in test_tal_rules
+    elif s.phase == "steal":
+        for num, site in s.sites.items():
+            o = site.owner
+            if o is None or o == seat or site.finished or not site.in_play:
+                continue
+            workers = at_site(s.workers[seat], num)
+            if at_site(s.overseers[seat], num) <= at_site(s.overseers[o], num) or not workers:
+                continue
+            if s.turn_used.get(num, 0) >= 2 * workers:
+                continue
+            filled = [lv for lv, st in enumerate(site.levels) if any(c is not None for c in st)]
+            if not filled:
+                continue
+            top = site.levels[max(filled)]
+            for k in matter(s, site, max(filled), [k for k, c in enumerate(top) if c], top):
+                out.add(key({"type": "steal", "site": num, "slot": k}))
+        out.add(key({"type": "end_steal"}))
+    elif s.phase == "build":
+        held = [c for c, n in s.supply[seat].items() if n > 0]
+        for num, site in s.sites.items():
+            if site.owner != seat or site.finished or not site.in_play or not held:
+                continue
+            if s.turn_used.get(num, 0) >= 2 * at_site(s.workers[seat], num):
+                continue
+            lv = next(lv for lv, st in enumerate(site.levels) if None in st)
+            free = [k for k, c in enumerate(site.levels[lv]) if c is None]
+            for k in matter(s, site, lv, free, [None] * len(site.levels[lv])):
+                for c in held:
+                    out.add(key({"type": "build", "site": num, "slot": k, "colour": c}))
+        out.add(key({"type": "end_build"}))
+    return out
+
+
+def matter(s, site, level, slots, colours):
+    """The slots worth offering: all with stripes (expert), else the lowest slot of each
+    colour among the visible stones and among the hidden centre (large bottom level)."""
+    if s.expert:
+        return slots
+    seen, out = set(), []
+    for k in sorted(slots):
+        kind = (colours[k], site.size == "large" and level == 0 and k == 4)
+        if kind not in seen:
+            seen.add(kind)
+            out.append(k)
     return out
 
 

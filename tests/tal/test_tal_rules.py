@@ -767,3 +767,181 @@ def test_result_ranks_by_points_with_shared_wins():
         14: "monochrome",
         15: "monochrome",
     }
+
+
+# ----------------------------------------------------------------------------- audit additions
+
+
+@pytest.mark.parametrize("players, out", [(2, {1, 4, 5, 8, 9, 12}), (3, {4, 8, 12}), (4, set())])
+def test_setup_the_sites_marked_with_suns_are_out_of_play(players, out):
+    # 3 suns: out with 3 players; 2 and 3 suns: out with 2 players
+    s = E.setup(players, {}, 5)
+    assert {n for n, site in s.sites.items() if not site.in_play} == out
+    assert all(site.owner is None for site in s.sites.values())
+    if out:
+        # nobody can claim them, so nobody can build there
+        s = position(players=players, phase="overseer", round=1)
+        field = B.SITE_FIELDS[min(out)][0]
+        acts = [a for a in E.legal_actions(s, 0) if a.get("to") == field]
+        if acts:
+            s = E.apply(s, 0, acts[0])
+            assert s.sites[min(out)].owner is None
+
+
+def test_group_without_any_tile_goes_back_into_the_bag():
+    groups = [["red"] * 5, ["grey"] * 5, ["black"] * 5, ["white"] * 5]
+    s = bid_position(groups=groups)
+    bag = dict(s.bag)
+    s = finish_auction(s, {0: [(1, 1)]})
+    assert s.winners == [0, None, None, None]
+    assert s.bag == bag | {
+        "grey": bag["grey"] + 5,
+        "black": bag["black"] + 5,
+        "white": bag["white"] + 5,
+    }
+    assert s.groups == [[], [], [], []] and stones_total(s) == 165
+
+
+def test_advanced_variant_sold_groups_go_to_the_winner_not_the_pharaoh():
+    groups = [["red"] * 5, ["grey"] * 5, ["black"] * 5, ["white"] * 5]
+    s = bid_position(groups=groups, advanced=True)
+    bag = dict(s.bag)
+    s = finish_auction(s, {0: [(1, 1)], 1: [(2, 2)]})
+    assert s.supply[0] == {"red": 5} and s.supply[1] == {"grey": 5}
+    assert sorted(s.pharaoh) == ["black"] * 5 + ["white"] * 5
+    assert s.bag == bag  # nothing goes back into the bag
+
+
+def test_auction_tie_among_three_bidders_goes_to_the_first_in_turn_order():
+    groups = [["red"] * 5, ["grey"] * 5, ["black"] * 5, ["white"] * 5]
+    s = bid_position(groups=groups, start_player=1)
+    # order 1, 2, 0: seat 1 bids 2 with one tile, seat 2 with two, seat 0 with three
+    s = finish_auction(s, {1: [(1, 2)], 2: [(1, 1), (1, 1)], 0: [(1, 1), (1, 1), (1, 0)]})
+    assert s.winners[0] == 1
+    # a higher later bid beats an earlier one
+    s = bid_position(groups=groups, start_player=1)
+    s = finish_auction(s, {1: [(1, 2)], 2: [(1, 3)]})
+    assert s.winners[0] == 2
+
+
+def test_plan_to_a_field_left_only_later_in_turn_order_sends_the_overseer_to_the_area():
+    # seat 0 moves first; seat 1's overseer still stands on 15-A then
+    s = position(phase="plan", overseers={1: ["15-A"]}, owners={15: 1}, start_player=0)
+    s = submit_all(s, {1: ["16", None], 0: ["15-A", None]})
+    assert s.overseers[0][0] == "16" and s.overseers[1][0] == "16"
+    assert s.sites[15].owner == 1
+
+
+def test_plan_naming_one_field_for_both_overseers_the_first_gets_it():
+    s = position(phase="plan")
+    s = submit_all(s, {0: ["13-A", "13-A"]})
+    assert s.overseers[0] == ["13-A", "16"]
+    assert s.sites[13].owner == 0 and free_scarabs(s, 0) == 7
+
+
+def test_plan_claims_in_overseer_order_while_scarabs_last():
+    owners = dict.fromkeys([2, 3, 6, 7, 10, 11, 13], 0)  # 7 sites: one scarab left
+    s = position(players=4, phase="plan", owners=owners)
+    s = submit_all(s, {0: ["15-A", "14-A"]})
+    assert s.sites[15].owner == 0 and s.sites[14].owner is None
+    assert s.overseers[0] == ["15-A", "14-A"]
+
+
+def test_plans_are_revealed_together_only_when_every_seat_has_submitted():
+    s = position(phase="plan")
+    s = act(s, 0, type="plan", index=0, to="15-A")
+    s = act(s, 0, type="submit_plan")
+    s = act(s, 1, type="submit_plan")
+    assert not s.plans_revealed and s.overseers[0] == ["16", "16"]
+    s = act(s, 2, type="submit_plan")
+    assert s.plans_revealed and s.overseers[0][0] == "15-A" and s.phase == "worker"
+
+
+def test_workers_may_pass_through_occupied_fields():
+    s = position(phase="worker", overseers={1: ["15-A", "15-B"]}, workers={2: ["15-C", "15-D"]})
+    # every field of site 15 is taken; 14-A is one step from 16 all the same
+    legal = E.legal_actions(s, 0)
+    assert {"type": "move", "figure": "worker", "index": 0, "to": "14-A"} in legal
+    assert not any(a.get("to", "").startswith("15-") for a in legal)
+
+
+def test_stealing_never_from_own_sites_or_unowned_sites():
+    s = steal_position(
+        owners={2: 0},
+        levels={2: ["rrrrrrrrr", "....", "."]},
+        overseers={0: ["2-A", "2-B"]},
+        workers={0: ["2-C"]},
+    )
+    assert all(a["type"] != "steal" for a in E.legal_actions(s, 0))
+
+
+def test_stealing_the_hidden_centre_is_a_separate_choice():
+    s = steal_position(
+        owners={2: 1},
+        levels={2: ["rrrrrrrrr", "....", "."]},
+        overseers={0: ["2-A"]},
+        workers={0: ["2-C"]},
+    )
+    assert [a["slot"] for a in E.legal_actions(s, 0) if a["type"] == "steal"] == [0, 4]
+    s = act(s, 0, type="steal", site=2, slot=4)
+    assert s.sites[2].levels[0][4] is None
+    # the owner refills the hole first (level by level)
+    s2 = build_position(
+        owners={2: 1},
+        levels={2: ["rrrr.rrrr", "....", "."]},
+        workers={1: ["2-A"]},
+        supply={1: {"grey": 1}},
+    )
+    assert [a["slot"] for a in E.legal_actions(s2, 1) if a["type"] == "build"] == [4]
+
+
+def test_takeover_returns_the_scarab_to_the_previous_owner():
+    s = takeover_position(owners={2: 1, 3: 1}, overseers={0: ["2-A"]}, workers={0: ["2-B"]})
+    assert free_scarabs(s, 1) == 6
+    s = act(s, 0, type="takeover", site=2)
+    assert free_scarabs(s, 1) == 7 and s.sites[3].owner == 1
+    assert any("takes over site" in k for k in keys(s))
+
+
+def test_takeover_of_an_unowned_site_is_not_possible():
+    s = takeover_position(overseers={0: ["2-A"]}, workers={0: ["2-B"]})
+    assert s.sites[2].owner is None
+    assert s.phase != "takeover" or all(
+        a["type"] != "takeover" for a in E.legal_actions(s, s.current)
+    )
+
+
+def test_build_the_player_chooses_the_colour_of_each_stone():
+    s = build_position(owners={15: 0}, workers={0: ["15-A"]}, supply={0: {"red": 1, "ochre": 1}})
+    colours = {a["colour"] for a in E.legal_actions(s, 0) if a["type"] == "build"}
+    assert colours == {"red", "ochre"}
+
+
+def test_the_round_is_played_to_its_end_after_the_pharaoh_pyramid_is_finished():
+    s = build_position(
+        start_player=0,
+        owners={15: 0, 14: 1},
+        workers={0: ["15-A"], 1: ["14-A"]},
+        supply={0: {"red": 3}, 1: {"grey": 2}},
+    )
+    s.pharaoh = ["white"] * 28
+    s.bag["white"] -= 28
+    s = act(s, 0, type="end_build")  # 2 fill the Pharaoh pyramid, 1 leaves the game
+    assert len(s.pharaoh) == 30 and s.phase == "build" and s.current == 1
+    s = act(s, 1, type="build", site=14, slot=0, colour="grey")
+    s = act(s, 1, type="end_build")
+    assert s.phase == "over" and s.sites[14].stone_count() == 1
+    assert s.out == {"red": 1, "grey": 1} and stones_total(s) == 165
+
+
+def test_round_1_has_nothing_to_steal_or_take_over():
+    # no figure may end on another player's site in round 1, so the phases pass
+    s = position(players=2, phase="overseer", round=1, start_player=0)
+    s = act(s, 0, type="move", figure="overseer", index=0, to="13-A")
+    s = act(s, 0, type="move", figure="overseer", index=1, to="14-A")
+    s = act(s, 0, type="end_moves")
+    assert not any(B.FIELD_SITE.get(a.get("to", "")) in (13, 14) for a in E.legal_actions(s, 1))
+    s = act(s, 1, type="end_moves")
+    s = act(s, 0, type="end_moves")
+    s = act(s, 1, type="end_moves")
+    assert s.phase == "bid" and s.round == 2  # steal, takeover and build had no turn

@@ -159,3 +159,90 @@ def test_ruling_13_the_market_shows_what_was_offered_after_the_reveal():
     v = E.view(s, None)
     assert [g["stones"] for g in v["market"]["groups"]] == offered
     assert v["market"]["groups"][0]["winner"] == 0 and v["market"]["groups"][0]["sold"]
+
+
+def test_ruling_14_the_thief_chooses_the_stones_to_take():
+    s = position(
+        phase="steal",
+        owners={2: 1},
+        levels={2: ["rrrrgrrrr", "bw..", "."]},
+        overseers={0: ["2-A"]},
+        workers={0: ["2-C"]},
+    )
+    assert [a["slot"] for a in E.legal_actions(s, 0) if a["type"] == "steal"] == [0, 1]
+    s = act(s, 0, type="steal", site=2, slot=1)  # the white one, not the black one
+    s = act(s, 0, type="steal", site=2, slot=0)
+    assert s.supply[0] == {"white": 1, "black": 1}
+    s = position(
+        phase="steal",
+        owners={2: 1},
+        levels={2: ["rrrrgrrrr", "....", "."]},
+        overseers={0: ["2-A"]},
+        workers={0: ["2-C"]},
+    )
+    # the grey hidden centre may be taken (and then the owner can still go monochrome)
+    s = act(s, 0, type="steal", site=2, slot=4)
+    assert s.sites[2].levels[0][4] is None and s.supply[0] == {"grey": 1}
+
+
+def test_ruling_15_a_plan_is_put_down_overseer_1_first():
+    s = position(phase="plan", overseers={0: ["15-A", "16"]}, owners={15: 0})
+    # overseer 2 takes overseer 1's field, overseer 1 wants to stay: overseer 1 keeps it
+    s.plans[0] = ["15-A", "15-A"]
+    for seat in range(3):
+        s = act(s, seat, type="submit_plan")
+    assert s.overseers[0] == ["15-A", "16"]
+    owners = dict.fromkeys([2, 3, 6, 7, 10, 11, 13], 0)
+    s = position(players=4, phase="plan", owners=owners)
+    s.plans[0] = ["14-A", "15-A"]
+    for seat in range(4):
+        s = act(s, seat, type="submit_plan")
+    assert s.sites[14].owner == 0 and s.sites[15].owner is None
+    # occupied when put down, even if its figure leaves later in turn order
+    s = position(phase="plan", overseers={2: ["13-B"]}, owners={13: 2}, start_player=0)
+    s.plans[0] = ["13-B", "16"]
+    s.plans[2] = ["16", "16"]
+    for seat in range(3):
+        s = act(s, seat, type="submit_plan")
+    assert s.overseers[0][0] == "16" and s.overseers[2][0] == "16"
+
+
+def test_ruling_16_pharaoh_overflow_takes_stones_in_colour_order():
+    s = position(
+        phase="build",
+        owners={15: 0},
+        workers={0: ["15-A"]},
+        supply={0: {"ochre": 1, "grey": 1, "red": 1}},
+    )
+    s.pharaoh = ["white"] * 29
+    s.bag["white"] -= 29
+    s = act(s, 0, type="end_build")
+    assert s.pharaoh[-1] == "red" and s.out == {"grey": 1, "ochre": 1}
+
+
+def test_ruling_17_round_1_steal_and_takeover_phases_give_no_turns():
+    s = position(
+        players=2,
+        phase="worker",
+        round=1,
+        start_player=0,
+        owners={13: 0, 14: 1},
+        overseers={0: ["13-A"], 1: ["14-A"]},
+    )
+    for seat, other in ((0, 14), (1, 13)):
+        assert s.current == seat
+        assert not any(B.FIELD_SITE.get(a.get("to", "")) == other for a in E.legal_actions(s, seat))
+        s = act(s, seat, type="end_moves")
+    assert s.phase == "bid" and s.round == 2
+
+
+def test_known_limit_plan_steps_show_only_as_move_numbers():
+    s = position(phase="plan")
+    s = act(s, 0, type="plan", index=0, to="15-A")
+    s = act(s, 0, type="plan", index=1, to="7-C")
+    s = act(s, 0, type="submit_plan")
+    for viewer in (1, 2, None):
+        log = E.view(s, viewer)["log"]
+        assert [e["key"] for e in log] == ["{player} has submitted a plan."]
+        assert "15-A" not in str(log) and "7-C" not in str(log)
+        assert log[0]["move"] == 3  # the count of plan steps is visible, their targets not
