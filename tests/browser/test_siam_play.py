@@ -82,7 +82,10 @@ def check_axe(page, where):
         where
         + ": "
         + json.dumps(
-            [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in violations],
+            [
+                (v["id"], v["impact"], [(n["target"], n["html"][:300]) for n in v["nodes"][:3]])
+                for v in violations
+            ],
             indent=1,
         )
     )
@@ -114,12 +117,15 @@ def play_whole_game(game, pages, live_server, artifacts, name):
             page.goto(url)  # quicker than waiting for the 4-second poll
             assert page.title().startswith("Your turn")
             current = seat
-        if not shot_taken and moves >= 3 and page.locator(f"{BOARD} svg a.act").count():
+        if not shot_taken and page.locator(f"{BOARD} svg a.fol-act").count():
             shoot(page, artifacts, f"{name}-board")
             check_axe(page, "game page during a card")
             shot_taken = True
         click_first_legal(page)
         moves += 1
+        if seat_to_move(game) not in (seat, None):
+            # The tab title follows the swapped-in board.
+            page.wait_for_function("!document.title.startsWith('Your turn')", timeout=5_000)
         assert moves < 400, "the game does not end"
     assert shot_taken
     return moves
