@@ -185,3 +185,58 @@ def test_legal_actions_match_the_oracle_in_random_games(players):
 def test_oracle_graph_agrees_with_the_rule_book_examples():
     assert DIST["16"]["15-B"] == 1 and DIST["16"]["17"] == 1
     assert DIST["6-C"]["16"] == 2 and DIST["6-C"]["20"] == 2
+
+
+def oracle_plans(s):
+    """Overseers and owners after carrying out the plans of a plan-phase state."""
+    overseers = [list(p) for p in s.overseers]
+    owners = {n: site.owner for n, site in s.sites.items()}
+    for seat in [(s.start_player + k) % s.players for k in range(s.players)]:
+        plan = s.plans[seat]
+        if sum(DIST[overseers[seat][i]][plan[i]] for i in (0, 1)) > 6:
+            continue
+        overseers[seat] = [None, None]
+        for i in (0, 1):
+            taken = {p for ps in overseers + s.workers for p in ps if p in SITE_OF}
+            target = plan[i]
+            if target in taken:
+                overseers[seat][i] = str(FIELDS[SITE_OF[target]][target])
+                continue
+            overseers[seat][i] = target
+            site = SITE_OF.get(target)
+            held = sum(1 for o in owners.values() if o == seat)
+            if site and s.sites[site].in_play and owners[site] is None and held < 8:
+                owners[site] = seat
+    return overseers, owners
+
+
+def oracle_winners(s):
+    """Winner of each group: the highest total over 0, ties to the first to lay a tile."""
+    winners = []
+    for bids in s.bids:
+        totals = {}
+        for seat, rings in bids:
+            totals[seat] = totals.get(seat, 0) + rings
+        best = max(totals.values(), default=0)
+        winners.append(next((x for x, t in totals.items() if t == best), None) if best else None)
+    return winners
+
+
+def test_auctions_and_plans_are_resolved_as_the_oracle_says_in_random_games():
+    auctions = plans = 0
+    for players in (2, 3, 4):
+        for seed in range(4):
+            rng = random.Random(seed)
+            s = E.setup(players, {"advanced": seed % 2 == 1}, seed)
+            while E.result(s) is None:
+                seat = rng.choice(sorted(E.active_seats(s)))
+                before, s = s, E.apply(s, seat, bot_action(s, seat, rng))
+                if before.phase == "bid" and s.phase != "bid":
+                    assert s.winners == oracle_winners(s)
+                    auctions += 1
+                if before.phase == "plan" and s.phase != "plan":
+                    overseers, owners = oracle_plans(before)
+                    assert s.overseers == overseers
+                    assert {n: site.owner for n, site in s.sites.items()} == owners
+                    plans += 1
+    assert auctions > 30 and plans > 20
