@@ -41,6 +41,11 @@ Every view has at least these keys, which the generic game page uses:
 returning the seats that win or lose with ``seat`` (itself included); the site
 uses it when a player resigns. Without it, each seat plays for itself.
 
+*Forced moves.* An engine may define ``forced_action(state)`` returning
+``(seat, action)`` when the rules leave the active seat no choice (King of
+Siam: a player without cards must pass). The site applies and records such
+moves at once, so nobody waits days for a move that could not be otherwise.
+
 *Taking back.* ``can_undo(state, seat)`` is True when the last action applied
 was ``seat``'s and did not hand the turn to someone else, draw at random or
 reveal hidden information. The site takes an action back by replaying the log

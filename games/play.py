@@ -116,9 +116,10 @@ def _start(game: Game) -> None:
     game.started_at = timezone.now()
     game.version += 1
     game.save()
-    state = replay.initial_state(game)
+    state, number = _play_forced_moves(game, replay.initial_state(game), 0)
     _after_change(game, state)
-    replay.store(game, 0, 0, state)
+    count = game.move_count
+    transaction.on_commit(lambda: replay.store(game, number, count, state))
 
 
 def _after_change(game: Game, state: Any) -> None:
@@ -141,6 +142,18 @@ def _after_change(game: Game, state: Any) -> None:
     else:
         game.deadline = now + timedelta(days=game.time_limit_days)
     game.save()
+
+
+def _play_forced_moves(game: Game, state: Any, number: int) -> tuple[Any, int]:
+    """Apply and record the moves the rules leave no choice about."""
+    forced_action = getattr(game.engine, "forced_action", None)
+    while forced_action is not None and (forced := forced_action(state)) is not None:
+        seat, action = forced
+        state = game.engine.apply(state, seat, action)
+        number += 1
+        Move.objects.create(game=game, number=number, seat=seat, action=action)
+        game.move_count += 1
+    return state, number
 
 
 def act(game_id: int, user, action: Any, seen_version: int | None) -> Game:
@@ -176,6 +189,7 @@ def act(game_id: int, user, action: Any, seen_version: int | None) -> Game:
         except IntegrityError:
             raise StaleMove() from None
         game.move_count += 1
+        state, number = _play_forced_moves(game, state, number)
         game.version += 1
         _after_change(game, state)
         count = game.move_count

@@ -22,6 +22,9 @@ _LABELS = {
 }
 
 
+PASS: Action = {"type": "pass"}
+
+
 class SiamEngine:
     slug = "siam"
     name = "King of Siam"
@@ -71,6 +74,18 @@ class SiamEngine:
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return core.legal(state, seat)
+
+    def forced_action(self, state: State) -> tuple[int, Action] | None:
+        """The move the rules leave no choice about, if any (B10/R8).
+
+        A player without cards, or holding only a last card that cannot win,
+        must pass; the site makes that pass at once instead of waiting days.
+        """
+        if state.finished:
+            return None
+        if core.legal(state, state.turn) == [PASS]:
+            return state.turn, dict(PASS)
+        return None
 
     def apply(self, state: State, seat: int, action: Action) -> State:
         if state.finished:

@@ -234,3 +234,25 @@ def test_a_request_replays_only_the_new_moves(
     monkeypatch.setattr(engine, "apply", lambda *a: calls.append(a) or original(*a))
     replay.current_state(game)
     assert calls == []  # act() stored the new state, nothing to replay
+
+
+def test_moves_the_rules_force_are_made_at_once(client, started, monkeypatch):
+    game, first, _ = started
+    engine = game.engine
+    # Pretend the rules force "end" right after "add".
+    monkeypatch.setattr(
+        engine,
+        "forced_action",
+        lambda state: (state.turn, {"type": "end"}) if state.added else None,
+        raising=False,
+    )
+    client.force_login(first)
+    post_action(client, game, {"type": "add", "n": 2}, version=game.version)
+    game.refresh_from_db()
+    assert list(Move.objects.values_list("number", "seat", "action")) == [
+        (1, 0, {"type": "add", "n": 2}),
+        (2, 0, {"type": "end"}),
+    ]
+    assert game.move_count == 2
+    assert game.seats.get(number=1).to_move
+    assert replay.current_state(game) == replay.fresh_replay(game)
