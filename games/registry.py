@@ -15,6 +15,7 @@ class GameKind:
     engine: Any
     board_template: str
     rules_url_name: str | None = None
+    stylesheet: str | None = None  # a static path, linked on the game page
 
     @property
     def slug(self) -> str:
@@ -29,8 +30,15 @@ _kinds: dict[tuple[str, int], GameKind] = {}
 _current: dict[str, int] = {}
 
 
-def register(engine: Any, board_template: str, rules_url_name: str | None = None) -> None:
-    _kinds[(engine.slug, engine.rules_version)] = GameKind(engine, board_template, rules_url_name)
+def register(
+    engine: Any,
+    board_template: str,
+    rules_url_name: str | None = None,
+    stylesheet: str | None = None,
+) -> None:
+    _kinds[(engine.slug, engine.rules_version)] = GameKind(
+        engine, board_template, rules_url_name, stylesheet
+    )
     _current[engine.slug] = max(_current.get(engine.slug, 0), engine.rules_version)
 
 

@@ -10,4 +10,9 @@ class SiamConfig(AppConfig):
 
         from .engine import ENGINE
 
-        registry.register(ENGINE, board_template="siam/board.html", rules_url_name="siam_rules")
+        registry.register(
+            ENGINE,
+            board_template="siam/board.html",
+            rules_url_name="siam_rules",
+            stylesheet="siam/board.css",
+        )
