@@ -120,13 +120,11 @@ Rulings beyond tal-der-koenige-board.md (each has a test in tests/tal/)
     pyramid never matter for play).
 17. Round 1 has the same phases as later rounds; ``steal`` and ``takeover`` can never apply
     in it (no figure may stand on another player's site), so no seat gets a turn there.
-
-Known limit of hidden information
-=================================
-Each plan step is its own action, so the number of a seat's plan actions shows in the move
-numbers (the site's ``move_count`` and the log's ``move``): others can tell that a seat
-submitted without any plan step (both overseers stay). The targets themselves never show.
-Closing this needs a one-action plan in the site's UI, not an engine change.
+18. A plan names a target for every overseer, staying put included (``plan`` with the
+    overseer's own position), before ``submit_plan`` is offered. The number of plan
+    actions (which every player sees as move numbers) then says nothing about the plan:
+    two targets and a submit is the least anyone can do; more only shows that a seat
+    changed its mind, never where its overseers go.
 """
 
 from .engine import ENGINE, TalEngine

@@ -215,12 +215,15 @@ def _plan_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
     plan = state.plans[seat]
     for i in range(B.OVERSEERS):
         other = 1 - i
-        budget = B.STEPS - B.DIST[pos[other]][plan[other]]
+        budget = B.STEPS - B.DIST[pos[other]][plan[other] or pos[other]]
         dist = B.DIST[pos[i]]
         for node in B.NODES:
             if node != plan[i] and dist[node] <= budget:
                 out.append({"type": "plan", "index": i, "to": node})
-    out.append({"type": "submit_plan"})
+    # Every overseer must be planned, staying put included, so the number of
+    # plan actions tells the others nothing about the plan (ruling 18).
+    if None not in plan:
+        out.append({"type": "submit_plan"})
     return out
 
 
@@ -409,7 +412,7 @@ def _begin_overseers(state: TalState) -> None:
     state.phase = "plan"
     state.current = None
     _reset_turn(state)
-    state.plans = [list(pos) for pos in state.overseers]
+    state.plans = [[None] * B.OVERSEERS for _ in state.overseers]
     state.submitted = [False] * state.players
 
 

@@ -50,7 +50,7 @@ class TalState:
     steps_used: int = 0
     turn_used: dict[int, int] = field(default_factory=dict)  # site -> stones stolen/built
     # secret overseer plans
-    plans: list[list[str]] = field(default_factory=list)
+    plans: list[list[str | None]] = field(default_factory=list)  # None: not planned yet
     submitted: list[bool] = field(default_factory=list)
     plans_revealed: bool = False
     # stones elsewhere

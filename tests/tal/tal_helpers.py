@@ -125,6 +125,14 @@ def act(s: TalState, seat: int, **action: Any) -> TalState:
     return E.apply(s, seat, dict(action))
 
 
+def submit_staying(s: TalState, seat: int) -> TalState:
+    """Plan every overseer not yet planned to stay where it is, then submit."""
+    for i, target in enumerate(s.plans[seat]):
+        if target is None:
+            s = act(s, seat, type="plan", index=i, to=s.overseers[seat][i])
+    return act(s, seat, type="submit_plan")
+
+
 def keys(s: TalState) -> list[str]:
     return [e["key"] for e in s.log]
 

@@ -98,10 +98,12 @@ def oracle(s, seat):
         pos, plan = s.overseers[seat], s.plans[seat]
         for i in (0, 1):
             o = 1 - i
+            other_target = pos[o] if plan[o] is None else plan[o]
             for n in GRAPH:
-                if n != plan[i] and DIST[pos[i]][n] + DIST[pos[o]][plan[o]] <= 6:
+                if n != plan[i] and DIST[pos[i]][n] + DIST[pos[o]][other_target] <= 6:
                     out.add(key({"type": "plan", "index": i, "to": n}))
-        out.add(key({"type": "submit_plan"}))
+        if None not in plan:
+            out.add(key({"type": "submit_plan"}))
     elif s.phase == "takeover":
         scarabs = 8 - sum(1 for x in s.sites.values() if x.owner == seat)
         for num, site in s.sites.items():

@@ -5,7 +5,15 @@ import pytest
 from enginekit import IllegalAction
 from tal.engine import board as B
 from tal.engine.engine import free_scarabs
-from tests.tal.tal_helpers import E, act, all_full, keys, position, stones_total
+from tests.tal.tal_helpers import (
+    E,
+    act,
+    all_full,
+    keys,
+    position,
+    stones_total,
+    submit_staying,
+)
 
 # ----------------------------------------------------------------------------- set-up
 
@@ -207,7 +215,7 @@ def test_bag_cannot_fill_a_group_no_auction_and_the_game_ends_after_the_round():
     assert "The bag cannot fill a group of five" in keys(s)[-1]
     # play the round out: nobody does anything
     for seat in (0, 1):
-        s = act(s, seat, type="submit_plan")
+        s = submit_staying(s, seat)
     for _ in range(2):
         s = act(s, s.current, type="end_moves")
     assert s.phase == "over"
@@ -709,7 +717,7 @@ def test_advanced_pharaoh_finished_by_the_auction_the_round_is_still_played():
     s = finish_auction(s, {})
     assert len(s.pharaoh) == 30 and s.phase == "plan"
     for seat in range(3):
-        s = act(s, seat, type="submit_plan")
+        s = submit_staying(s, seat)
     for _ in range(3):
         s = act(s, s.current, type="end_moves")
     assert s.phase == "over"

@@ -246,3 +246,32 @@ def test_known_limit_plan_steps_show_only_as_move_numbers():
         assert [e["key"] for e in log] == ["{player} has submitted a plan."]
         assert "15-A" not in str(log) and "7-C" not in str(log)
         assert log[0]["move"] == 3  # the count of plan steps is visible, their targets not
+
+
+def test_ruling_18_every_overseer_is_planned_before_a_plan_can_be_submitted():
+    s = position(phase="plan")
+    s.plans = [[None, None] for _ in range(s.players)]
+    assert {"type": "submit_plan"} not in E.legal_actions(s, 0)
+    with pytest.raises(IllegalAction):
+        act(s, 0, type="submit_plan")
+    # Staying put is a plan like any other and costs the same one action.
+    here = s.overseers[0][0]
+    assert {"type": "plan", "index": 0, "to": here} in E.legal_actions(s, 0)
+    s = act(s, 0, type="plan", index=0, to=here)
+    assert {"type": "submit_plan"} not in E.legal_actions(s, 0)
+    s = act(s, 0, type="plan", index=1, to="15-A")
+    assert {"type": "submit_plan"} in E.legal_actions(s, 0)
+
+
+def test_ruling_18_a_seat_that_keeps_both_overseers_makes_as_many_plan_actions_as_one_that_moves():
+    s = position(phase="plan")
+    s.plans = [[None, None] for _ in range(s.players)]
+    stay = act(
+        act(s, 0, type="plan", index=0, to=s.overseers[0][0]),
+        0,
+        type="plan",
+        index=1,
+        to=s.overseers[0][1],
+    )
+    move = act(act(s, 0, type="plan", index=0, to="15-A"), 0, type="plan", index=1, to="14-A")
+    assert stay.move_count == move.move_count
