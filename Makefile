@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+PORT ?= 8000
 
 .PHONY: run test demo lint format messages bench
 
@@ -15,7 +16,7 @@ $(STAMP): requirements.txt
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo --if-empty
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 demo: $(STAMP)
 	$(PY) manage.py migrate --noinput

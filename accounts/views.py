@@ -1,7 +1,11 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
 
 from games.models import Game
 
@@ -13,9 +17,13 @@ from .models import User
 def settings_view(request):
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        user = form.save()
+        if user.language:
+            translation.activate(user.language)
         messages.success(request, _("Your settings were saved."))
-        return redirect("settings")
+        response = redirect("settings")
+        _remember_language(response, user.language)
+        return response
     return render(request, "accounts/settings.html", {"form": form})
 
 
@@ -24,3 +32,19 @@ def profile(request, username):
     games = Game.objects.filter(seats__user=player).exclude(status=Game.Status.ABORTED)
     games = games.exclude(private=True).order_by("-created_at").distinct()[:50]
     return render(request, "accounts/profile.html", {"player": player, "games": games})
+
+
+@require_POST
+def set_language(request):
+    """The header's language switch; for a signed-in user it changes the profile too."""
+    response = django_set_language(request)
+    language = request.POST.get("language")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        request.user.language = language
+        request.user.save(update_fields=["language"])
+    return response
+
+
+def _remember_language(response, language):
+    if language:
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language)

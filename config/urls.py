@@ -4,7 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
     path("siam/", include("siam.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

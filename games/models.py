@@ -16,6 +16,10 @@ def new_seed() -> int:
     return secrets.randbits(62)
 
 
+def new_salt() -> str:
+    return secrets.token_hex(16)
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("waiting for players")
@@ -29,6 +33,9 @@ class Game(models.Model):
     players = models.PositiveSmallIntegerField(_("players"))
     rules_version = models.PositiveIntegerField()
     seed = models.BigIntegerField(default=new_seed, editable=False)
+    # Published with the seed at the end; without it a 62-bit seed could be
+    # guessed from its hash while the game runs.
+    seed_salt = models.CharField(max_length=32, default=new_salt, editable=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -65,19 +72,32 @@ class Game(models.Model):
         return self.kind_info.engine
 
     @property
+    def seed_reveal(self) -> str:
+        """What the commitment hashes: checkable by anyone once it is revealed."""
+        return f"{self.seed_salt}:{self.seed}"
+
+    @property
     def seed_commitment(self) -> str:
-        return hashlib.sha256(str(self.seed).encode()).hexdigest()
+        return hashlib.sha256(self.seed_reveal.encode()).hexdigest()
 
     def invite_token(self) -> str:
         return signing.dumps(self.pk, salt=INVITE_SALT)
 
     @classmethod
-    def from_invite_token(cls, token: str) -> "Game | None":
+    def from_invite_token(cls, token) -> "Game | None":
+        if not isinstance(token, str):
+            return None
         try:
             pk = signing.loads(token, salt=INVITE_SALT)
         except signing.BadSignature:
             return None
         return cls.objects.filter(pk=pk).first()
+
+    def visible_to(self, user) -> bool:
+        """Private games are for their players (and moderators) only."""
+        if not self.private or user.is_staff:
+            return True
+        return self.seat_of(user) is not None
 
     def seat_of(self, user) -> "Seat | None":
         if not user.is_authenticated:

@@ -57,6 +57,18 @@ def _locked(game_id: int) -> Game:
     return Game.objects.select_for_update().get(pk=game_id)
 
 
+def _running_seat(game: Game, user) -> Seat:
+    """The user's seat in a running game, or the refusal that says why not."""
+    seat = game.seat_of(user)
+    if game.status == Game.Status.OPEN:
+        raise PlayError(_("This game has not started yet."), 409)
+    if seat is None:
+        raise NotAPlayer()
+    if game.status != Game.Status.ACTIVE:
+        raise PlayError(_("This game is not running."), 409)
+    return seat
+
+
 def create_game(user, kind, *, title, players, options, time_limit_days, private) -> Game:
     engine = kind.engine
     options = engine.validate_options(players, options)
@@ -85,6 +97,8 @@ def join(game_id: int, user) -> Game:
         if game.is_full():
             raise PlayError(_("This game is full."))
         Seat.objects.create(game=game, user=user)
+        game.version += 1
+        game.save(update_fields=["version"])
         if game.is_full():
             _start(game)
     return game
@@ -99,9 +113,10 @@ def leave(game_id: int, user) -> Game:
         if seat is None:
             raise NotAPlayer()
         seat.delete()
+        game.version += 1
         if not game.seats.exists():
             game.status = Game.Status.ABORTED
-            game.save(update_fields=["status"])
+        game.save(update_fields=["status", "version"])
     return game
 
 
@@ -160,11 +175,7 @@ def act(game_id: int, user, action: Any, seen_version: int | None) -> Game:
     """Apply one action by ``user``; the move log gains exactly one row or nothing."""
     with transaction.atomic():
         game = _locked(game_id)
-        seat = game.seat_of(user)
-        if seat is None or seat.number is None:
-            raise NotAPlayer()
-        if game.status != Game.Status.ACTIVE:
-            raise PlayError(_("This game is not running."), 409)
+        seat = _running_seat(game, user)
         if seen_version is not None and seen_version != game.version:
             raise StaleMove()
         engine = game.engine
@@ -201,11 +212,7 @@ def undo(game_id: int, user, seen_version: int | None) -> Game:
     """Take back ``user``'s last action, where the engine allows it."""
     with transaction.atomic():
         game = _locked(game_id)
-        seat = game.seat_of(user)
-        if seat is None or seat.number is None:
-            raise NotAPlayer()
-        if game.status != Game.Status.ACTIVE:
-            raise PlayError(_("This game is not running."))
+        seat = _running_seat(game, user)
         if seen_version is not None and seen_version != game.version:
             raise StaleMove()
         state = replay.current_state(game)
@@ -225,11 +232,7 @@ def resign(game_id: int, user) -> Game:
     """Resigning ends the game: the resigning player (and their team) loses."""
     with transaction.atomic():
         game = _locked(game_id)
-        seat = game.seat_of(user)
-        if seat is None or seat.number is None:
-            raise NotAPlayer()
-        if game.status != Game.Status.ACTIVE:
-            raise PlayError(_("This game is not running."))
+        seat = _running_seat(game, user)
         seat.resigned = True
         seat.save(update_fields=["resigned"])
         engine = game.engine
@@ -257,6 +260,8 @@ def post_chat(game_id: int, user, text: str) -> ChatMessage:
     text = text.strip()
     if not text:
         raise PlayError(_("Write something first."))
+    if "\x00" in text or not _encodable(text):
+        raise PlayError(_("The message contains characters that cannot be stored."))
     if len(text) > settings.CHAT_MAX_LENGTH:
         raise PlayError(
             _("Chat messages can be at most %(n)d characters long.")
@@ -266,10 +271,20 @@ def post_chat(game_id: int, user, text: str) -> ChatMessage:
         game = _locked(game_id)
         if game.seat_of(user) is None:
             raise NotAPlayer()
+        if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
+            raise PlayError(_("The chat opens when the game starts."), 409)
         message = ChatMessage.objects.create(game=game, user=user, text=text)
         game.chat_count += 1
         game.save(update_fields=["chat_count"])
     return message
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates from JSON escapes
+        return False
+    return True
 
 
 def next_game_for(user) -> Game | None:

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from . import play, registry
 from .forms import NewGameForm
@@ -78,7 +79,7 @@ def next_game(request):
 
 def _visible_game(request, game_id) -> Game:
     game = get_object_or_404(Game, pk=game_id)
-    if game.private and game.status == Game.Status.OPEN and game.seat_of(request.user) is None:
+    if not game.visible_to(request.user):
         raise Http404
     return game
 
@@ -86,7 +87,7 @@ def _visible_game(request, game_id) -> Game:
 def _at(request) -> int | None:
     try:
         return int(request.GET["at"])
-    except (KeyError, ValueError):
+    except (KeyError, ValueError, OverflowError):
         return None
 
 
@@ -108,7 +109,21 @@ def _open_context(request, game, token=""):
         "token": token,
         "invite_url": invite_url,
         "seats": game.seats.select_related("user"),
+        "options": _option_labels(game),
     }
+
+
+def _option_labels(game) -> list[tuple[str, str]]:
+    """The game's options as (label, chosen value) in the reader's language."""
+    shown = []
+    for spec in game.engine.options_schema():
+        value = game.options.get(spec["name"], spec.get("default"))
+        if spec["type"] == "bool":
+            text = _("yes") if value else _("no")
+        else:
+            text = dict(spec.get("choices", [])).get(value, str(value))
+        shown.append((_(spec.get("label", spec["name"])), _(text)))
+    return shown
 
 
 def _board_context(request, game, at=None, error=""):
@@ -136,9 +151,13 @@ def board(request, game_id):
 
 @require_GET
 def poll(request, game_id):
-    """Cheap: compares two integers and answers 204 unless something changed."""
-    row = Game.objects.filter(pk=game_id).values("version", "chat_count").first()
-    if row is None:
+    """Cheap: compares two integers and answers 204 unless something changed.
+
+    The board page gets the new board; the waiting page of an open game
+    (``?open=1``) is reloaded, since joining may have started the game.
+    """
+    row = Game.objects.filter(pk=game_id).values("version", "chat_count", "private").first()
+    if row is None or row["private"] and not _visible_game(request, game_id):
         raise Http404
     try:
         seen = (int(request.GET.get("v", "")), int(request.GET.get("c", "")))
@@ -146,22 +165,24 @@ def poll(request, game_id):
         seen = None
     if seen == (row["version"], row["chat_count"]):
         return HttpResponse(status=204)
+    if request.GET.get("open"):
+        return HttpResponseClientRefresh()
     return board(request, game_id)
 
 
 @require_GET
 def version(request, game_id):
-    row = Game.objects.filter(pk=game_id).values("version", "move_count", "status").first()
-    if row is None:
-        raise Http404
-    return JsonResponse(row)
+    game = _visible_game(request, game_id)
+    return JsonResponse(
+        {"version": game.version, "move_count": game.move_count, "status": game.status}
+    )
 
 
 def _request_data(request) -> dict:
     if request.content_type == "application/json":
         try:
             data = json.loads(request.body or b"null")
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             raise play.PlayError(_("The request was not valid JSON.")) from None
         if not isinstance(data, dict):
             raise play.PlayError(_("The request was not valid JSON."))
@@ -170,7 +191,7 @@ def _request_data(request) -> dict:
     if "action" in data:
         try:
             data["action"] = json.loads(data["action"])
-        except ValueError:
+        except (ValueError, RecursionError):
             raise play.PlayError(_("The action was not valid JSON.")) from None
     return data
 
@@ -181,7 +202,7 @@ def _seen_version(data) -> int | None:
         return None
     try:
         return int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise play.PlayError(_("The version must be a number.")) from None
 
 
@@ -218,7 +239,11 @@ def _guarded(operation):
         if not request.user.is_authenticated:
             if request.content_type == "application/json":
                 return JsonResponse({"ok": False, "error": _("Please sign in.")}, status=403)
-            return redirect_to_login(f"/g/{game_id}/")
+            login = redirect_to_login(f"/g/{game_id}/")
+            if request.htmx:
+                # A whole sign-in page must not land inside the board.
+                return HttpResponseClientRedirect(login["Location"])
+            return login
         get_object_or_404(Game, pk=game_id)
         try:
             operation(request, game_id, _request_data(request))
@@ -249,13 +274,16 @@ def resign(request, game_id, data):
 
 @_guarded
 def chat(request, game_id, data):
-    play.post_chat(game_id, request.user, str(data.get("text", "")))
+    text = data.get("text", "")
+    if not isinstance(text, str):
+        raise play.PlayError(_("A chat message must be text."))
+    play.post_chat(game_id, request.user, text)
 
 
 @_guarded
 def join(request, game_id, data):
     game = Game.objects.get(pk=game_id)
-    if game.private and Game.from_invite_token(data.get("token", "")) != game:
+    if game.private and Game.from_invite_token(data.get("token")) != game:
         raise play.PlayError(_("This private game needs an invite link."), 403)
     play.join(game_id, request.user)
 

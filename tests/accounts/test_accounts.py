@@ -105,3 +105,37 @@ def test_public_profile_lists_public_games_only(client, count_kind):
 
 def test_settings_need_sign_in(client):
     assert client.get("/settings/").status_code == 302
+
+
+def test_display_name_cannot_copy_another_players_name(client):
+    UserFactory(username="greta", display_name="Greta G.")
+    user = UserFactory()
+    client.force_login(user)
+    for taken in ["greta", "GRETA", "greta g."]:
+        response = client.post(
+            "/settings/", {"display_name": taken, "time_zone": "UTC", "notify_reminder_hours": "24"}
+        )
+        assert response.status_code == 200
+        assert "already uses this name" in response.content.decode()
+    user.refresh_from_db()
+    assert user.display_name == ""
+
+
+def test_header_language_switch_changes_the_profile_language(client):
+    user = UserFactory(language="en")
+    client.force_login(user)
+    client.post("/language/", {"language": "de", "next": "/"})
+    user.refresh_from_db()
+    assert user.language == "de"
+    assert '<html lang="de">' in client.get("/").content.decode()
+
+
+def test_saved_message_speaks_the_new_language(client):
+    user = UserFactory(language="en")
+    client.force_login(user)
+    response = client.post(
+        "/settings/",
+        {"language": "de", "time_zone": "UTC", "notify_reminder_hours": "24"},
+        follow=True,
+    )
+    assert "Deine Einstellungen wurden gespeichert." in response.content.decode()

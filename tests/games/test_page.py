@@ -90,13 +90,14 @@ def test_polling_stops_when_the_game_ends(client, started):
 
 def test_seed_commitment_is_shown_and_the_seed_revealed_only_at_the_end(client, started):
     game, first, _ = started
-    commitment = hashlib.sha256(str(game.seed).encode()).hexdigest()
+    commitment = hashlib.sha256(f"{game.seed_salt}:{game.seed}".encode()).hexdigest()
+    assert game.seed_commitment == commitment
     page = client.get(f"/g/{game.pk}/").content.decode()
     assert commitment in page
     assert str(game.seed) not in page
     play.resign(game.pk, first)
     page = client.get(f"/g/{game.pk}/").content.decode()
-    assert str(game.seed) in page
+    assert str(game.seed) in page and game.seed_salt in page
 
 
 def test_chat_is_escaped_and_shown(client, started):

@@ -3,6 +3,7 @@
 import random
 
 from allauth.account.models import EmailAddress
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -43,7 +44,7 @@ class Command(BaseCommand):
                 self.play_random(game, options["moves"])
         self.stdout.write(
             "Demo accounts: anna and bert, password "
-            f"{DEMO_PASSWORD!r}. Sign in at http://127.0.0.1:8000/accounts/login/"
+            f"{DEMO_PASSWORD!r}. Sign in at {settings.SITE_URL}/accounts/login/"
         )
 
     def user(self, username, display_name):
