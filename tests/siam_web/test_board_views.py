@@ -253,7 +253,7 @@ def test_rules_pages_in_both_languages(client):
     assert "four" in text  # the British end the game with 4 provinces
     text = client.get("/siam/rules/saba/").content.decode()
     assert "Italians" in text and "Ityoppaya" in text and "Herarghe" in text
-    client.post("/i18n/setlang/", {"language": "de"})
+    client.post("/language/", {"language": "de"})
     text = client.get("/siam/rules/").content.decode()
     assert "Rekonstruktion" in text and "Briten" in text
     text = client.get("/siam/rules/saba/").content.decode()
