@@ -1,0 +1,82 @@
+"""Figures for the game host: a move end to end, a poll, cold and warm replays.
+
+Runs on a throw-away SQLite database (or DATABASE_URL if set) and prints
+milliseconds per operation. Usage: .venv/bin/python bench/site_moves.py
+"""
+
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.cache import cache  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.test import Client  # noqa: E402
+
+from accounts.models import User  # noqa: E402
+from games import play, registry, replay  # noqa: E402
+
+
+def timed(fn, *args, repeat=1):
+    start = time.perf_counter()
+    for _ in range(repeat):
+        fn(*args)
+    return (time.perf_counter() - start) / repeat * 1000
+
+
+def main():
+    call_command("migrate", verbosity=0)
+    users = [User.objects.create_user(f"bench{i}", f"b{i}@example.com", "x") for i in range(2)]
+    for kind in ("siam", "tal"):
+        game = play.create_game(
+            users[0],
+            registry.get(kind),
+            title="bench",
+            players=2,
+            options={},
+            time_limit_days=3,
+            private=False,
+        )
+        play.join(game.pk, users[1])
+        seats = {s.number: s.user for s in game.seats.all()}
+        rng = random.Random(1)
+        act_ms = []
+        while True:
+            game.refresh_from_db()
+            if game.status != "active":
+                break
+            state = replay.current_state(game)
+            seat = min(game.engine.active_seats(state))
+            action = rng.choice(game.engine.legal_actions(state, seat))
+            act_ms.append(timed(play.act, game.pk, seats[seat], action, None))
+        game.refresh_from_db()
+        cache.clear()
+        cold = timed(replay.fresh_replay, game)
+        replay.current_state(game)
+        warm = timed(replay.current_state, game, repeat=20)
+        client = Client()
+        client.force_login(seats[0])
+        url = f"/g/{game.pk}/poll?v={game.version}&c={game.chat_count}"
+        poll = timed(client.get, url, repeat=50)
+        page = timed(client.get, f"/g/{game.pk}/", repeat=5)
+        act_ms.sort()
+        print(
+            f"{kind}: {game.move_count} moves; act median {act_ms[len(act_ms) // 2]:.1f} ms, "
+            f"p95 {act_ms[int(len(act_ms) * 0.95)]:.1f} ms; full replay {cold:.0f} ms; "
+            f"cached state {warm:.2f} ms; poll (no change) {poll:.2f} ms; "
+            f"game page {page:.0f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
