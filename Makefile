@@ -40,3 +40,4 @@ messages: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/siam_playouts.py
 	$(PY) bench/tal_playouts.py
+	$(PY) bench/site_moves.py
