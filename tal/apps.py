@@ -10,4 +10,9 @@ class TalConfig(AppConfig):
 
         from .engine import ENGINE
 
-        registry.register(ENGINE, board_template="tal/board.html", rules_url_name="tal_rules")
+        registry.register(
+            ENGINE,
+            board_template="tal/board.html",
+            rules_url_name="tal_rules",
+            stylesheet="tal/board.css",
+        )
