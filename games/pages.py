@@ -28,6 +28,13 @@ class BoardPage:
         return bool(self.view.get("actions"))
 
     @property
+    def result_box(self) -> bool:
+        """Show the generic result, unless the board draws the engine's own summary."""
+        if not self.result:
+            return False
+        return not (self.view.get("result") and self.game.kind_info.shows_result)
+
+    @property
     def previous(self) -> int | None:
         return self.at - 1 if self.at > 0 else None
 

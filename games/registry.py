@@ -16,6 +16,8 @@ class GameKind:
     board_template: str
     rules_url_name: str | None = None
     stylesheet: str | None = None  # a static path, linked on the game page
+    # True when the board template shows the engine's result itself.
+    shows_result: bool = False
 
     @property
     def slug(self) -> str:
@@ -35,9 +37,10 @@ def register(
     board_template: str,
     rules_url_name: str | None = None,
     stylesheet: str | None = None,
+    shows_result: bool = False,
 ) -> None:
     _kinds[(engine.slug, engine.rules_version)] = GameKind(
-        engine, board_template, rules_url_name, stylesheet
+        engine, board_template, rules_url_name, stylesheet, shows_result
     )
     _current[engine.slug] = max(_current.get(engine.slug, 0), engine.rules_version)
 

@@ -15,4 +15,5 @@ class SiamConfig(AppConfig):
             board_template="siam/board.html",
             rules_url_name="siam_rules",
             stylesheet="siam/board.css",
+            shows_result=True,
         )

@@ -13,6 +13,5 @@ class TalConfig(AppConfig):
         registry.register(
             ENGINE,
             board_template="tal/board.html",
-            rules_url_name="tal_rules",
             stylesheet="tal/board.css",
         )

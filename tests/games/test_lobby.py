@@ -170,3 +170,8 @@ def test_archive_lists_finished_games(client, started):
     play.resign(game.pk, first)
     page = client.get("/archive/").content.decode()
     assert game.title in page
+
+
+def test_lobby_links_to_the_rules(client):
+    page = client.get("/").content.decode()
+    assert 'href="/siam/rules/"' in page

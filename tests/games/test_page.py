@@ -139,3 +139,11 @@ def test_log_is_translated_for_german_players(client, started):
     client.force_login(first)
     page = client.get(f"/g/{game.pk}/").content.decode()
     assert "Verlauf" in page  # "History"
+
+
+def test_finished_game_shows_the_result_box_with_winner_and_reason(client, started):
+    game, first, second = started
+    play.resign(game.pk, second)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert 'id="result-h"' in page
+    assert "resigned." in page
