@@ -17,3 +17,22 @@ class UserFactory(factory.django.DjangoModelFactory):
     def verified(user, create, extracted, **kwargs):
         if create:
             EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+
+
+def running_game(kind: str, users, options=None, title="Test game"):
+    """A game of ``kind`` created by users[0] and joined by the rest, so it has started."""
+    from games import play, registry
+
+    game = play.create_game(
+        users[0],
+        registry.get(kind),
+        title=title,
+        players=len(users),
+        options=options or {},
+        time_limit_days=3,
+        private=False,
+    )
+    for user in users[1:]:
+        play.join(game.pk, user)
+    game.refresh_from_db()
+    return game

@@ -10,8 +10,7 @@ import time
 
 import pytest
 
-from games import play, registry
-from tests.factories import UserFactory
+from tests.factories import UserFactory, running_game
 
 from .conftest import axe_violations
 
@@ -21,19 +20,7 @@ BOARD = "#board-area"
 
 
 def new_game(users, map_id):
-    game = play.create_game(
-        users[0],
-        registry.get("siam"),
-        title=f"Browser {map_id}",
-        players=len(users),
-        options={"map": map_id},
-        time_limit_days=3,
-        private=False,
-    )
-    for user in users[1:]:
-        play.join(game.pk, user)
-    game.refresh_from_db()
-    return game
+    return running_game("siam", users, {"map": map_id}, title=f"Browser {map_id}")
 
 
 def seat_to_move(game):

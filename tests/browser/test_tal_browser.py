@@ -11,8 +11,7 @@ import time
 
 import pytest
 
-from games import play, registry
-from tests.factories import UserFactory
+from tests.factories import UserFactory, running_game
 
 from .conftest import axe_violations
 
@@ -24,19 +23,7 @@ TIME_BUDGET = 60  # seconds of play before the script stops at the end of a roun
 
 
 def new_game(users):
-    game = play.create_game(
-        users[0],
-        registry.get("tal"),
-        title="Browser Tal",
-        players=len(users),
-        options={},
-        time_limit_days=3,
-        private=False,
-    )
-    for user in users[1:]:
-        play.join(game.pk, user)
-    game.refresh_from_db()
-    return game
+    return running_game("tal", users, title="Browser Tal")
 
 
 def seats_to_move(game):

@@ -1,23 +1,10 @@
 import pytest
 
-from games import play, registry
-from tests.factories import UserFactory
+from tests.factories import UserFactory, running_game
 
 
 def _game(users, map_id="siam"):
-    game = play.create_game(
-        users[0],
-        registry.get("siam"),
-        title=f"Test {map_id}",
-        players=len(users),
-        options={"map": map_id},
-        time_limit_days=3,
-        private=False,
-    )
-    for user in users[1:]:
-        play.join(game.pk, user)
-    game.refresh_from_db()
-    return game
+    return running_game("siam", users, {"map": map_id}, title=f"Test {map_id}")
 
 
 @pytest.fixture

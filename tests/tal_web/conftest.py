@@ -1,23 +1,10 @@
 import pytest
 
-from games import play, registry
-from tests.factories import UserFactory
+from tests.factories import UserFactory, running_game
 
 
 def new_game(users, options=None):
-    game = play.create_game(
-        users[0],
-        registry.get("tal"),
-        title="Tal test",
-        players=len(users),
-        options=options or {},
-        time_limit_days=3,
-        private=False,
-    )
-    for user in users[1:]:
-        play.join(game.pk, user)
-    game.refresh_from_db()
-    return game
+    return running_game("tal", users, options, title="Tal test")
 
 
 @pytest.fixture
