@@ -105,8 +105,8 @@ R7. Ranking (``result["ranking"]``): winners first, then by the same criteria as
     winner (ruling faction, second faction, older last card play first; or sets, more
     recent card play first in the invaders' ending), then seat number.
 R8. A player with no cards left, or whose only card is the unplayable last card of the
-    game, has exactly one legal action, ``pass``; the engine does not pass by itself (the
-    site may apply a lone ``pass`` automatically, B10).
+    game, has exactly one legal action, ``pass``; ``ENGINE.forced_action`` names that pass
+    and the site makes it at once (B10), recorded in the log like any other move.
 R9. 2 vs 1: the two followers may have the same colour, and swapping equal colours is a
     legal (if pointless) swap, also for 1 vs 1 (the rules allow equal colours). Equal
     colours moved both ways still set the no-undo restriction.
