@@ -41,6 +41,9 @@ Every view has at least these keys, which the generic game page uses:
 returning the seats that win or lose with ``seat`` (itself included); the site
 uses it when a player resigns. Without it, each seat plays for itself.
 
+*Names.* ``variant_name(options)`` (optional) gives the name players know a
+variant by, e.g. King of Saba for King of Siam on its other map.
+
 *Forced moves.* An engine may define ``forced_action(state)`` returning
 ``(seat, action)`` when the rules leave the active seat no choice (King of
 Siam: a player without cards must pass). The site applies and records such

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core import signing
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import registry
@@ -70,6 +71,12 @@ class Game(models.Model):
     @property
     def engine(self):
         return self.kind_info.engine
+
+    @property
+    def kind_name(self) -> str:
+        """The game's name as players know it (King of Saba is King of Siam's other map)."""
+        variant_name = getattr(self.engine, "variant_name", None)
+        return gettext(variant_name(self.options)) if variant_name else gettext(self.engine.name)
 
     @property
     def seed_reveal(self) -> str:

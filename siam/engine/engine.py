@@ -103,6 +103,10 @@ class SiamEngine:
     def can_undo(self, state: State, seat: int) -> bool:
         return state.last_actor == seat and state.undoable and not state.finished
 
+    def variant_name(self, options: dict[str, Any]) -> str:
+        """The name players know the game by on the chosen map."""
+        return MAPS[options.get("map", "siam")].name
+
     def teammates(self, players: int, seat: int) -> list[int]:
         """The seats that win or lose with ``seat``, itself included (seats 0+2 and 1+3)."""
         return sorted({seat, (seat + 2) % 4}) if players == 4 else [seat]

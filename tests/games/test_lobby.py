@@ -175,3 +175,12 @@ def test_archive_lists_finished_games(client, started):
 def test_lobby_links_to_the_rules(client):
     page = client.get("/").content.decode()
     assert 'href="/siam/rules/"' in page
+
+
+def test_lists_name_the_map_players_know(client):
+    from tests.factories import UserFactory, running_game
+
+    game = running_game("siam", [UserFactory(), UserFactory()], {"map": "saba"}, title="Desert")
+    client.force_login(game.seats.first().user)
+    assert "King of Saba" in client.get("/my/").content.decode()
+    assert "King of Saba" in client.get(f"/g/{game.pk}/").content.decode()
