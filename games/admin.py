@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from .models import ChatMessage, Game, Move, Seat
@@ -42,7 +43,10 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Abort the selected games"))
     def abort_games(self, request, queryset):
-        queryset.exclude(status=Game.Status.FINISHED).update(status=Game.Status.ABORTED)
+        games = queryset.exclude(status=Game.Status.FINISHED)
+        Seat.objects.filter(game__in=games).update(to_move=False, to_move_since=None)
+        # A new version makes open pages notice at their next poll.
+        games.update(status=Game.Status.ABORTED, version=F("version") + 1, deadline=None)
 
 
 @admin.register(ChatMessage)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+import json
+from dataclasses import dataclass
 from typing import Any
 
 from . import replay
@@ -21,7 +23,7 @@ class BoardPage:
     can_undo: bool = False
     error: str = ""
     result: dict | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    token: str = ""  # what the viewer saw; forms send it back to detect stale clicks
 
     @property
     def my_turn(self) -> bool:
@@ -43,6 +45,18 @@ class BoardPage:
         return self.at + 1 if self.history else None
 
 
+def view_token(view: dict[str, Any]) -> str:
+    """A fingerprint of one viewer's view of a position.
+
+    A click is stale only if what its sender could see has changed since; the
+    other seats' secret steps (plans written at the same time) do not count.
+    ``move_count`` is left out because it changes with those secret steps too.
+    """
+    seen = {k: v for k, v in view.items() if k != "move_count"}
+    blob = json.dumps(seen, sort_keys=True, separators=(",", ":"), default=str)
+    return "v" + hashlib.sha256(blob.encode()).hexdigest()[:20]
+
+
 def board_page(game: Game, user, at: int | None = None, error: str = "") -> BoardPage:
     seats = list(game.seats.select_related("user").order_by("number"))
     seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
@@ -55,15 +69,18 @@ def board_page(game: Game, user, at: int | None = None, error: str = "") -> Boar
         state = replay.current_state(game)
         at = game.move_count
     view = engine.view(state, viewer)
+    token = view_token(view)
     if history or game.status != Game.Status.ACTIVE:
         # A past position or a finished game: nothing can be played from here.
-        view = {**view, "actions": [], "prompt": None}
+        view = {**view, "actions": [], "prompt": None, "active_seats": []}
+    last_seat = (
+        game.moves.filter(undone=False).order_by("-number").values_list("seat", flat=True).first()
+    )
     can_undo = bool(
         not history
         and game.status == Game.Status.ACTIVE
         and viewer is not None
-        and game.moves.filter(undone=False).order_by("-number").values_list("seat", flat=True)[:1]
-        == [viewer]
+        and last_seat == viewer
         and engine.can_undo(state, viewer)
     )
     return BoardPage(
@@ -77,4 +94,5 @@ def board_page(game: Game, user, at: int | None = None, error: str = "") -> Boar
         can_undo=can_undo,
         error=error,
         result=game.result if game.status == Game.Status.FINISHED else None,
+        token=token,
     )

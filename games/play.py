@@ -18,8 +18,9 @@ from django.utils.translation import gettext as _
 
 from enginekit import IllegalAction
 
-from . import replay
+from . import replay, text
 from .models import ChatMessage, Game, Move, Seat
+from .pages import view_token
 
 logger = logging.getLogger(__name__)
 
@@ -46,11 +47,10 @@ class StaleMove(PlayError):
 
 
 class RejectedAction(PlayError):
-    """The engine refused the action; ``error`` carries its message."""
+    """The engine refused the action, with its message in the reader's language."""
 
-    def __init__(self, error: IllegalAction) -> None:
-        super().__init__(str(error), 400)
-        self.error = error
+    def __init__(self, message: str) -> None:
+        super().__init__(message, 400)
 
 
 def _locked(game_id: int) -> Game:
@@ -171,15 +171,31 @@ def _play_forced_moves(game: Game, state: Any, number: int) -> tuple[Any, int]:
     return state, number
 
 
-def act(game_id: int, user, action: Any, seen_version: int | None) -> Game:
+def _check_seen(game: Game, seat: Seat, state: Any, seen: int | str | None) -> None:
+    """Refuse a click made on a position its sender no longer sees.
+
+    ``seen`` is the game's version (API clients) or the token of the page the
+    click came from: moves the sender cannot see (secret plans written at the
+    same time) do not make that page stale.
+    """
+    if seen is None:
+        return
+    if isinstance(seen, int):
+        stale = seen != game.version
+    else:
+        stale = seen != view_token(game.engine.view(state, seat.number))
+    if stale:
+        raise StaleMove()
+
+
+def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
     """Apply one action by ``user``; the move log gains exactly one row or nothing."""
     with transaction.atomic():
         game = _locked(game_id)
         seat = _running_seat(game, user)
-        if seen_version is not None and seen_version != game.version:
-            raise StaleMove()
         engine = game.engine
         state = replay.current_state(game)
+        _check_seen(game, seat, state, seen)
         if seat.number not in engine.active_seats(state):
             raise PlayError(_("It is not your turn."))
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -187,7 +203,8 @@ def act(game_id: int, user, action: Any, seen_version: int | None) -> Game:
         try:
             state = engine.apply(state, seat.number, action)
         except IllegalAction as error:
-            raise RejectedAction(error) from None
+            names = {s.number: s.user.name for s in game.seats.select_related("user")}
+            raise RejectedAction(text.render(error.message, names)) from None
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
             # An engine should answer any input with IllegalAction; if odd input
             # slips through, refuse it rather than fail the request.
@@ -208,14 +225,13 @@ def act(game_id: int, user, action: Any, seen_version: int | None) -> Game:
     return game
 
 
-def undo(game_id: int, user, seen_version: int | None) -> Game:
+def undo(game_id: int, user, seen: int | str | None) -> Game:
     """Take back ``user``'s last action, where the engine allows it."""
     with transaction.atomic():
         game = _locked(game_id)
         seat = _running_seat(game, user)
-        if seen_version is not None and seen_version != game.version:
-            raise StaleMove()
         state = replay.current_state(game)
+        _check_seen(game, seat, state, seen)
         last = game.moves.filter(undone=False).order_by("-number").first()
         if last is None or last.seat != seat.number or not game.engine.can_undo(state, seat.number):
             raise PlayError(_("You cannot take back your last action now."))

@@ -15,7 +15,8 @@ CACHE_SECONDS = 60 * 60 * 24
 
 
 def _cache_key(game) -> str:
-    return f"game-state:{game.pk}:{game.rules_version}:{game.undo_count}"
+    # The seed makes a key unique to this game even if ids are reused.
+    return f"game-state:{game.pk}:{game.seed}:{game.rules_version}:{game.undo_count}"
 
 
 def initial_state(game) -> Any:
@@ -27,7 +28,9 @@ def current_state(game) -> Any:
     engine = game.engine
     cached = cache.get(_cache_key(game))
     moves = game.moves.filter(undone=False).order_by("number")
-    if cached is not None and cached[1] <= game.move_count:
+    # ``game`` may have been read before a take-back: trust the cached state
+    # only if the log still holds exactly the moves it was built from.
+    if cached is not None and moves.filter(number__lte=cached[0]).count() == cached[1]:
         last_number, count, state = cached
         moves = moves.filter(number__gt=last_number)
     else:

@@ -156,7 +156,9 @@ def poll(request, game_id):
     The board page gets the new board; the waiting page of an open game
     (``?open=1``) is reloaded, since joining may have started the game.
     """
-    row = Game.objects.filter(pk=game_id).values("version", "chat_count", "private").first()
+    row = (
+        Game.objects.filter(pk=game_id).values("version", "chat_count", "private", "status").first()
+    )
     if row is None or row["private"] and not _visible_game(request, game_id):
         raise Http404
     try:
@@ -165,7 +167,7 @@ def poll(request, game_id):
         seen = None
     if seen == (row["version"], row["chat_count"]):
         return HttpResponse(status=204)
-    if request.GET.get("open"):
+    if request.GET.get("open") or row["status"] == Game.Status.ABORTED:
         return HttpResponseClientRefresh()
     return board(request, game_id)
 
@@ -196,10 +198,13 @@ def _request_data(request) -> dict:
     return data
 
 
-def _seen_version(data) -> int | None:
+def _seen_version(data) -> int | str | None:
+    """The game version an API client saw, or the token of the page a click came from."""
     value = data.get("version")
     if value in (None, ""):
         return None
+    if isinstance(value, str) and value.startswith("v"):
+        return value
     try:
         return int(value)
     except (TypeError, ValueError, OverflowError):

@@ -96,7 +96,7 @@ def _name_lines(name: str) -> tuple[int, list[tuple[str, int]]]:
 class _Actions:
     """The viewer's legal actions, indexed for the clickable parts of the board."""
 
-    def __init__(self, view: dict, names: dict[int, str], version: int) -> None:
+    def __init__(self, view: dict, names: dict[int, str], version: str) -> None:
         self.entries: list[dict[str, Any]] = []
         for i, item in enumerate(view.get("actions") or []):
             action = item["action"]
@@ -109,7 +109,7 @@ class _Actions:
                     "vals": json.dumps(
                         {
                             "action": json.dumps(action, separators=(",", ":"), sort_keys=True),
-                            "version": str(version),
+                            "version": version,
                         }
                     ),
                     "type": action.get("type"),
@@ -126,7 +126,7 @@ class _Actions:
         return [e for e in self.entries if all(e["action"].get(k) == v for k, v in match.items())]
 
 
-def build(view: dict, player_names: dict[int, str], version: int = 0) -> dict[str, Any]:
+def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[str, Any]:
     """Everything the board templates draw, from one viewer's view."""
     map_id = view["map"]
     layout = LAYOUTS[map_id]

@@ -105,7 +105,7 @@ def _initials(view: dict, names: dict[int, str]) -> dict[int, str]:
     return initials
 
 
-def build(view: dict, player_names: dict[int, str], version: int = 0) -> dict[str, Any]:
+def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[str, Any]:
     """Everything the board template draws, from one viewer's view."""
     acts = _Actions(view, player_names)
     viewer = view.get("viewer")
@@ -380,7 +380,7 @@ def build(view: dict, player_names: dict[int, str], version: int = 0) -> dict[st
         filled = max(0, filled - n)
 
     turn = view.get("turn")
-    current = view.get("current_player")
+    current = view.get("current_player") if view.get("active_seats") else None
     ends = [e for e in acts.entries if e["type"] in END_TYPES]
     return {
         "viewer": viewer,

@@ -8,7 +8,7 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def siam_board(context):
     """The board prepared from the page's view: ``{% siam_board as b %}``."""
-    game = context.get("game")
+    page = context.get("page")
     return board.build(
-        context["view"], context.get("player_names") or {}, getattr(game, "version", 0)
+        context["view"], context.get("player_names") or {}, page.token if page else ""
     )

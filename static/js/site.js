@@ -4,7 +4,7 @@ document.addEventListener("DOMContentLoaded", function () {
   htmx.config.responseHandling = [
     { code: "204", swap: false },
     { code: "[23]..", swap: true },
-    { code: "4..", swap: true, error: false },
+    { code: "40[039]", swap: true, error: false },
     { code: "...", swap: false, error: true },
   ];
 });

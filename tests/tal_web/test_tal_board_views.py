@@ -245,3 +245,22 @@ def test_plans_stay_secret_until_every_plan_is_in(client, tal_game):
     act(tal_game, other, {"type": "submit_plan"})
     text = page(client, tal_game, seat_user(tal_game, other))
     assert f"O1 &rarr; {targets[0]}" in text
+
+
+def test_writing_plans_at_the_same_time_does_not_make_the_other_page_stale(client, tal_game):
+    from games.pages import board_page
+
+    play_to(tal_game, "plan", random.Random(5))
+    tal_game.refresh_from_db()
+    other = seat_user(tal_game, 1)
+    token = board_page(tal_game, other).token
+    planner_move = ENGINE.legal_actions(state_of(tal_game), 0)[0]
+    act(tal_game, 0, planner_move)  # seat 0 writes its secret plan meanwhile
+    mine = ENGINE.legal_actions(state_of(tal_game), 1)[0]
+    client.force_login(other)
+    response = client.post(
+        f"/g/{tal_game.pk}/act",
+        {"action": json.dumps(mine), "version": token},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200, response.content.decode()[:300]

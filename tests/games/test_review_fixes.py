@@ -1,0 +1,82 @@
+"""Defects found in review, each pinned by a test."""
+
+import pytest
+from django.contrib.admin.sites import site
+from django.test import RequestFactory
+
+from games import play, replay
+from games.admin import GameAdmin
+from games.models import Game
+from games.pages import board_page
+
+from .conftest import post_action
+
+pytestmark = pytest.mark.django_db
+
+
+def test_take_back_button_appears_after_an_action_that_can_be_taken_back(client, started):
+    game, first, _ = started
+    play.act(game.pk, first, {"type": "add", "n": 1}, None)
+    game.refresh_from_db()
+    assert board_page(game, first).can_undo
+    client.force_login(first)
+    assert "Take back</button>" in client.get(f"/g/{game.pk}/").content.decode()
+
+
+def test_engine_refusals_are_translated(client):
+    from tests.factories import UserFactory, running_game
+
+    game = running_game("siam", [UserFactory(language="de"), UserFactory(language="de")])
+    mover = game.seats.get(to_move=True).user
+    client.force_login(mover)
+    response = client.post(
+        f"/g/{game.pk}/act",
+        {"action": '{"type":"play","card":"joker"}'},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 400
+    assert "Diese Karte gibt es nicht." in response.content.decode()
+
+
+def test_a_game_read_before_a_take_back_still_replays_correctly(started):
+    game, first, _ = started
+    play.act(game.pk, first, {"type": "add", "n": 2}, None)
+    stale = Game.objects.get(pk=game.pk)
+    replay.current_state(stale)
+    play.undo(game.pk, first, None)
+    play.act(game.pk, first, {"type": "add", "n": 1}, None)
+    # `stale` still has the old undo_count, so it finds the old cache entry.
+    assert replay.current_state(stale).total == 1
+
+
+def test_finished_game_board_shows_nobody_to_move(client, started):
+    game, first, _ = started
+    play.resign(game.pk, first)
+    game.refresh_from_db()
+    page = board_page(game, first)
+    assert page.view["active_seats"] == [] and page.view["actions"] == []
+
+
+def test_a_stale_page_click_is_refused_but_an_unchanged_view_is_not(client, started):
+    game, first, second = started
+    client.force_login(first)
+    token = board_page(game, first).token
+    assert post_action(client, game, {"type": "add", "n": 1}, token).status_code == 200
+    # The same page clicked again: what the player saw has changed.
+    assert post_action(client, game, {"type": "end"}, token).status_code == 409
+    game.refresh_from_db()
+    fresh = board_page(game, first).token
+    game.version += 5  # changes nobody can see do not make the page stale
+    game.save()
+    assert post_action(client, game, {"type": "end"}, fresh).status_code == 200
+
+
+def test_admin_abort_stops_the_game_for_open_pages(started, count_kind):
+    game, first, _ = started
+    version = game.version
+    admin = GameAdmin(Game, site)
+    request = RequestFactory().post("/")
+    admin.abort_games(request, Game.objects.filter(pk=game.pk))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and game.version == version + 1
+    assert not game.seats.filter(to_move=True).exists()
