@@ -8,13 +8,12 @@ clicked: cards, the pass button, track tiles, provinces and followers.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import text
+from games.actions import BoardActions
 
 from .layout import LAYOUTS, LOOKS, PLAQUE_H, PLAQUE_W, corners
 
@@ -93,45 +92,12 @@ def _name_lines(name: str) -> tuple[int, list[tuple[str, int]]]:
     return 13, [(" ".join(words[:cut]), 13), (" ".join(words[cut:]), 26)]
 
 
-class _Actions:
-    """The viewer's legal actions, indexed for the clickable parts of the board."""
-
-    def __init__(self, view: dict, names: dict[int, str], version: str) -> None:
-        self.entries: list[dict[str, Any]] = []
-        for i, item in enumerate(view.get("actions") or []):
-            action = item["action"]
-            self.entries.append(
-                {
-                    "index": i,
-                    "action": action,
-                    "json": json.dumps(action, separators=(",", ":"), sort_keys=True),
-                    "label": text.render(item["label"], names),
-                    "vals": json.dumps(
-                        {
-                            "action": json.dumps(action, separators=(",", ":"), sort_keys=True),
-                            "version": version,
-                        }
-                    ),
-                    "type": action.get("type"),
-                }
-            )
-
-    def find(self, **match: Any) -> dict | None:
-        for e in self.entries:
-            if all(e["action"].get(k) == v for k, v in match.items()):
-                return e
-        return None
-
-    def all(self, **match: Any) -> list[dict]:
-        return [e for e in self.entries if all(e["action"].get(k) == v for k, v in match.items())]
-
-
 def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[str, Any]:
     """Everything the board templates draw, from one viewer's view."""
     map_id = view["map"]
     layout = LAYOUTS[map_id]
     look = LOOKS[map_id]
-    acts = _Actions(view, player_names, version)
+    acts = BoardActions(view, player_names, version)
     factions = []
     for i, f in enumerate(view["factions"]):
         fill, ink = look["colours"][i]

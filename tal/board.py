@@ -11,13 +11,12 @@ on sites and the buttons that end a turn.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import text
+from games.actions import BoardActions
 from tal.engine import board as B
 
 # Words that reach the page only as engine data; listed so that ``makemessages``
@@ -68,35 +67,6 @@ def colour_info(colour: str) -> dict[str, str]:
     return {"id": colour, "name": name, "initial": name[:1].upper()}
 
 
-def _compact(action: dict) -> str:
-    return json.dumps(action, separators=(",", ":"), sort_keys=True)
-
-
-class _Actions:
-    """The viewer's legal actions, each with its JSON and readable label."""
-
-    def __init__(self, view: dict, names: dict[int, str]) -> None:
-        self.entries: list[dict[str, Any]] = []
-        for i, item in enumerate(view.get("actions") or []):
-            action = item["action"]
-            self.entries.append(
-                {
-                    "index": i,
-                    "action": action,
-                    "json": _compact(action),
-                    "label": text.render(item["label"], names),
-                    "type": action.get("type"),
-                }
-            )
-
-    def all(self, **match: Any) -> list[dict]:
-        return [e for e in self.entries if all(e["action"].get(k) == v for k, v in match.items())]
-
-    def find(self, **match: Any) -> dict | None:
-        found = self.all(**match)
-        return found[0] if found else None
-
-
 def _initials(view: dict, names: dict[int, str]) -> dict[int, str]:
     seats = [s["seat"] for s in view["seats"]]
     initials = {s: (names.get(s) or "?")[:1].upper() for s in seats}
@@ -107,7 +77,7 @@ def _initials(view: dict, names: dict[int, str]) -> dict[int, str]:
 
 def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[str, Any]:
     """Everything the board template draws, from one viewer's view."""
-    acts = _Actions(view, player_names)
+    acts = BoardActions(view, player_names)
     viewer = view.get("viewer")
     phase = view["phase"]
     initials = _initials(view, player_names)

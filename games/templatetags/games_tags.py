@@ -1,8 +1,7 @@
-import json
-
 from django import template
 
 from games import text
+from games.actions import compact_json
 
 register = template.Library()
 
@@ -15,7 +14,7 @@ def message(context, msg):
 
 @register.filter
 def as_json(value):
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return compact_json(value)
 
 
 @register.filter

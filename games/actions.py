@@ -1,0 +1,41 @@
+"""A viewer's legal actions, prepared for the clickable parts of a board."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import text
+
+
+def compact_json(value: Any) -> str:
+    """The one JSON spelling of an action that forms post back."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class BoardActions:
+    """Each legal action with its JSON, its label in the reader's language, and
+    ``vals`` for an ``hx-vals`` attribute (action plus the page token)."""
+
+    def __init__(self, view: dict, names: dict[int, str], token: str = "") -> None:
+        self.entries: list[dict[str, Any]] = []
+        for i, item in enumerate(view.get("actions") or []):
+            action = item["action"]
+            encoded = compact_json(action)
+            self.entries.append(
+                {
+                    "index": i,
+                    "action": action,
+                    "json": encoded,
+                    "label": text.render(item["label"], names),
+                    "vals": json.dumps({"action": encoded, "version": token}),
+                    "type": action.get("type"),
+                }
+            )
+
+    def all(self, **match: Any) -> list[dict]:
+        return [e for e in self.entries if all(e["action"].get(k) == v for k, v in match.items())]
+
+    def find(self, **match: Any) -> dict | None:
+        found = self.all(**match)
+        return found[0] if found else None
