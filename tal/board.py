@@ -310,7 +310,6 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
                 }
                 for k, v in sorted(build_slots.items())
             ],
-            "steal_any": bool(steal),
         }
 
     areas = {}
@@ -394,6 +393,5 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
         ]
         if my_plan and me
         else None,
-        "has_bids": any(g["bid_acts"] for g in groups),
         "version": version,
     }
