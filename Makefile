@@ -4,6 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= 8000
+export SITE_URL ?= http://127.0.0.1:$(PORT)
 
 .PHONY: run test demo lint format messages bench
 
