@@ -1,5 +1,6 @@
 """Playwright (sync API) in Debian's Chromium against pytest-django's live server."""
 
+import json
 import os
 from pathlib import Path
 
@@ -73,3 +74,13 @@ def axe_violations(page, impacts=("serious", "critical")):
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => await axe.run(document)")
     return [v for v in result["violations"] if v.get("impact") in impacts]
+
+
+def check_axe(page, where):
+    """Fail with a readable list if axe-core finds serious or critical problems."""
+    violations = axe_violations(page)
+    details = [
+        (v["id"], v["impact"], [(n["target"], n["html"][:300]) for n in v["nodes"][:3]])
+        for v in violations
+    ]
+    assert not violations, f"{where}: {json.dumps(details, indent=1)}"

@@ -5,14 +5,13 @@ board offers: a highlighted part of the map (by keyboard: focus and Enter), else
 tile, else the first playable card, else Pass. Screenshots go to test-artifacts/.
 """
 
-import json
 import time
 
 import pytest
 
 from tests.factories import UserFactory, running_game
 
-from .conftest import axe_violations
+from .conftest import check_axe
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -61,21 +60,6 @@ def shoot(page, artifacts, name):
             path=str(artifacts / f"{name}-map-{width}.png")
         )
     page.set_viewport_size({"width": 1280, "height": 900})
-
-
-def check_axe(page, where):
-    violations = axe_violations(page)
-    assert not violations, (
-        where
-        + ": "
-        + json.dumps(
-            [
-                (v["id"], v["impact"], [(n["target"], n["html"][:300]) for n in v["nodes"][:3]])
-                for v in violations
-            ],
-            indent=1,
-        )
-    )
 
 
 def play_whole_game(game, pages, live_server, artifacts, name):

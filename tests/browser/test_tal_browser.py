@@ -6,14 +6,13 @@ a plan for both overseers) and otherwise ends its turn, so a game goes quickly.
 Screenshots go to test-artifacts/tal-board-*.png.
 """
 
-import json
 import time
 
 import pytest
 
 from tests.factories import UserFactory, running_game
 
-from .conftest import axe_violations
+from .conftest import check_axe
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -54,21 +53,6 @@ def shoot(page, artifacts, name):
             if loc.count():
                 loc.screenshot(path=str(artifacts / f"tal-board-{name}-{part}-{width}.png"))
     page.set_viewport_size({"width": 1280, "height": 900})
-
-
-def check_axe(page, where):
-    violations = axe_violations(page)
-    assert not violations, (
-        where
-        + ": "
-        + json.dumps(
-            [
-                (v["id"], v["impact"], [(n["target"], n["html"][:300]) for n in v["nodes"][:3]])
-                for v in violations
-            ],
-            indent=1,
-        )
-    )
 
 
 def end_turn(page):
