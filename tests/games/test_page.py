@@ -147,3 +147,24 @@ def test_finished_game_shows_the_result_box_with_winner_and_reason(client, start
     page = client.get(f"/g/{game.pk}/").content.decode()
     assert 'id="result-h"' in page
     assert "resigned." in page
+
+
+def test_history_navigation_links_step_through_every_position(client, started):
+    game, first, _ = started
+    play.act(game.pk, first, {"type": "add", "n": 2}, None)
+    play.act(game.pk, first, {"type": "end"}, None)
+    client.force_login(first)
+    page = client.get(f"/g/{game.pk}/?at=1").content.decode()
+    nav = page.split('class="history-nav"', 1)[1].split("</nav>", 1)[0]
+    assert f'hx-get="/g/{game.pk}/board?at=0"' in nav  # first and back
+    assert ">Back</a>" in nav and ">Forward</a>" in nav
+    assert f'hx-get="/g/{game.pk}/board?at=2"' in nav  # forward
+    assert f'hx-get="/g/{game.pk}/board"' in nav  # latest
+    # Forward from 1 is the latest position again, with the actions back.
+    latest = client.get(f"/g/{game.pk}/board?at=2").content.decode()
+    assert "Position after move" not in latest
+    # The latest position offers no Forward; every log line links to its position.
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    nav = page.split('class="history-nav"', 1)[1].split("</nav>", 1)[0]
+    assert ">Forward</a>" not in nav and ">Back</a>" in nav
+    assert 'href="?at=1" class="move-no"' in page and 'href="?at=2" class="move-no"' in page
