@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from typing import Any
 
+from enginekit import IllegalAction
 from tal.engine import ENGINE
 from tal.engine import board as B
 from tal.engine.engine import _seek
@@ -198,8 +200,12 @@ SECRET_STR = "SECRET-PLAN"
 
 
 def tamper(s: TalState, viewer: int | None) -> TalState:
-    """A copy in which everything ``viewer`` may not know is replaced by sentinels.
+    """A copy in which every secret *field* ``viewer`` may not know is replaced by sentinels.
 
+    What is secret comes from the rules, not from the engine: the other seats' tile values on
+    the groups before the reveal, the tiles still in their hands, their plans before the
+    reveal, and the bag's random order. The log is left alone (it is the engine's own account
+    of what is private); ``counterfactual`` checks the log independently.
     The view of the copy must then equal the view of the original and contain no sentinel.
     """
     t = s.clone()
@@ -211,24 +217,96 @@ def tamper(s: TalState, viewer: int | None) -> TalState:
     if s.phase == "plan" and not s.plans_revealed:
         for seat in others:
             t.plans[seat] = [f"{SECRET_STR}-{seat}-{i}" for i in range(2)]
-    log = []
-    for e in s.log:
-        owner = e.get("owner")
-        hidden = owner is not None and owner != viewer and e["secret"] not in s.revealed
-        if hidden:
-            e = dict(e)
-            e["args"] = {
-                k: (v if k in ("player", "group") else f"{SECRET_STR}-log")
-                for k, v in e["args"].items()
-            }
-        log.append(e)
-    t.log = log
     t.rng = random.Random(SECRET_INT)
     t.seed = SECRET_INT
     return t
 
 
-def assert_no_leak(s: TalState) -> None:
+def secret_of(s: TalState, seat: int) -> Any:
+    """What the rules keep secret about ``seat`` right now (None: nothing)."""
+    if s.phase == "bid" and not s.auction_revealed:
+        return (
+            [[r for who, r in g if who == seat] for g in s.bids],
+            sorted(s.tiles[seat]),
+        )
+    if s.phase == "plan" and not s.plans_revealed:
+        return list(s.plans[seat])
+    return None
+
+
+History = list[tuple[TalState, int, dict[str, Any]]]
+
+
+def history(start: TalState, moves: list[tuple[int, dict[str, Any]]]) -> History:
+    """(state before, seat, action) for every move played from ``start``."""
+    out: History = []
+    s = start
+    for seat, a in moves:
+        out.append((s, seat, a))
+        s = E.apply(s, seat, a)
+    return out
+
+
+def _alternative(hist: History, seat: int, rng: random.Random) -> TalState | None:
+    """Replay ``hist``, but with ``seat``'s secret choices (tile values, plan targets)
+    changed at random to other legal ones; None if that fails."""
+    first = next(k for k, (_, who, a) in enumerate(hist) if who == seat and a["type"] in SECRET)
+    s = hist[first][0]
+    for _, who, a in hist[first:]:
+        if who == seat and a["type"] in SECRET:
+            key = SECRET[a["type"]]
+            alts = [
+                b
+                for b in E.legal_actions(s, who)
+                if b["type"] == a["type"] and all(b[k] == a[k] for k in a if k != key)
+            ]
+            if not alts:
+                return None
+            a = rng.choice([b for b in alts if b[key] != a[key]] or alts)
+        try:
+            s = E.apply(s, who, a)
+        except IllegalAction:
+            return None
+    return s
+
+
+SECRET = {"bid": "rings", "plan": "to"}  # the secret part of a secret action
+
+
+def counterfactual(s: TalState, hist: History, seed: int = 0) -> int:
+    """For every seat with secrets, replay ``hist`` (the moves since the current bid or plan
+    phase began, ending in ``s``) with that seat's secret choices changed: every other seat's
+    view (and the spectator's) must stay byte-identical, while the seat's own view must change
+    (so the check is not vacuous). Returns how many seats were checked."""
+    rng = random.Random(seed)
+    checked = 0
+    views = {v: json.dumps(E.view(s, v)) for v in [*range(s.players), None]}
+    for seat in range(s.players):
+        secret = secret_of(s, seat)
+        if secret is None or not any(w == seat and a["type"] in SECRET for _, w, a in hist):
+            continue
+        alternative = None
+        for _ in range(8):
+            t = _alternative(hist, seat, rng)
+            if t is not None and secret_of(t, seat) != secret:
+                alternative = t
+                break
+        assert alternative is not None, seat
+        checked += 1
+        for other in range(s.players):
+            if other != seat:
+                assert secret_of(alternative, other) == secret_of(s, other)
+        for viewer, text in views.items():
+            if viewer == seat:
+                assert json.dumps(E.view(alternative, viewer)) != text, seat
+            else:
+                assert json.dumps(E.view(alternative, viewer)) == text, (seat, viewer)
+    return checked
+
+
+def assert_no_leak(s: TalState, hist: History | None = None) -> int:
+    """No view shows another seat's secrets. With the history since the current bid or plan
+    phase began, the log is checked as well (see ``counterfactual``)."""
     for viewer in [*range(s.players), None]:
         view = E.view(s, viewer)
         text = json.dumps(view)
@@ -237,10 +315,14 @@ def assert_no_leak(s: TalState) -> None:
         assert str(SECRET_INT) not in ttext, viewer
         assert SECRET_STR not in ttext, viewer
         assert ttext == text, viewer
+    if hist is None:
+        return 0
+    return counterfactual(s, hist)
 
 
 def snapshot(s: TalState) -> dict[str, Any]:
-    """Everything in a state, comparable with == (the rng by its internal state)."""
-    d = dict(vars(s))
+    """A deep copy of everything in a state, comparable with == (the rng by its internal
+    state), so in-place changes to nested lists and dicts show."""
+    d = vars(pickle.loads(pickle.dumps(s)))  # a deep copy, faster than copy.deepcopy
     d["rng"] = s.rng.getstate()
     return d

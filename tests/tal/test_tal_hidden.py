@@ -2,23 +2,39 @@
 
 import json
 
-from tests.tal.tal_helpers import E, act, assert_no_leak, position
+import pytest
+
+from tests.tal.tal_helpers import E, act, assert_no_leak, counterfactual, history, position
 
 SENTINEL = 987654321
 
 
-def bid_state():
-    s = position(players=3, phase="bid", start_player=0)
-    s = act(s, 0, type="bid", group=1, rings=4)
-    s = act(s, 0, type="bid", group=2, rings=0)
-    s = act(s, 0, type="end_bids")
-    s = act(s, 1, type="bid", group=1, rings=3)
+BID_MOVES = [
+    (0, {"type": "bid", "group": 1, "rings": 4}),
+    (0, {"type": "bid", "group": 2, "rings": 0}),
+    (0, {"type": "end_bids"}),
+    (1, {"type": "bid", "group": 1, "rings": 3}),
+]
+
+
+def replay(s, moves):
+    for seat, a in moves:
+        s = E.apply(s, seat, a)
     return s
+
+
+def bid_start():
+    return position(players=3, phase="bid", start_player=0)
+
+
+def bid_state():
+    return replay(bid_start(), BID_MOVES)
 
 
 def test_other_seats_bid_values_are_hidden_until_the_reveal():
     s = bid_state()
-    assert_no_leak(s)
+    # seats 0 and 1 have secrets: vary each and compare everybody else's view
+    assert assert_no_leak(s, history(bid_start(), BID_MOVES)) == 2
     for viewer in (1, 2, None):
         v = E.view(s, viewer)
         bids = {b["player"]: b for b in v["market"]["groups"][0]["bids"]}
@@ -51,18 +67,27 @@ def test_view_shows_how_many_tiles_lie_on_each_group():
     assert counts[:2] == [2, 1]
 
 
+PLAN_MOVES = [
+    (0, {"type": "plan", "index": 0, "to": "15-A"}),
+    (0, {"type": "plan", "index": 1, "to": "7-C"}),
+    (0, {"type": "submit_plan"}),
+    (1, {"type": "plan", "index": 0, "to": "14-B"}),
+]
+
+
+def plan_start():
+    return position(players=3, phase="plan")
+
+
 def plan_state():
-    s = position(players=3, phase="plan")
-    s = act(s, 0, type="plan", index=0, to="15-A")
-    s = act(s, 0, type="plan", index=1, to="7-C")
-    s = act(s, 0, type="submit_plan")
-    s = act(s, 1, type="plan", index=0, to="14-B")
-    return s
+    return replay(plan_start(), PLAN_MOVES)
 
 
 def test_other_seats_plans_are_hidden_until_the_reveal():
     s = plan_state()
-    assert_no_leak(s)  # views with the secrets replaced by sentinels are identical
+    # views with the secrets replaced by sentinels are identical, and so are the views of
+    # games in which seat 0 or seat 1 planned otherwise
+    assert assert_no_leak(s, history(plan_start(), PLAN_MOVES)) == 2
     v = E.view(s, 2)
     assert [p["plan_submitted"] for p in v["seats"]] == [True, False, False]
     assert v["seats"][0]["plan"] is None
@@ -121,6 +146,24 @@ def test_the_leak_check_would_catch_a_leak():
     assert SECRET_STR not in json.dumps(E.view(t, 2))
     t.plans_revealed = True  # as if the view showed plans too early
     assert SECRET_STR in json.dumps(E.view(t, 2))
+
+
+@pytest.mark.parametrize("kind", ["bid", "plan"])
+def test_the_counterfactual_check_catches_a_log_leak_the_engine_does_not_mark(kind, monkeypatch):
+    """The leak check must not trust the engine's own privacy marks on log entries."""
+    from tal.engine import view as V
+
+    start, moves = (bid_start(), BID_MOVES) if kind == "bid" else (plan_start(), PLAN_MOVES)
+    s = replay(start, moves)
+    assert counterfactual(s, history(start, moves)) == 2
+
+    def leaky_log_view(state, viewer):  # every entry in full, as if none were marked private
+        return [{"move": e["move"], "key": e["key"], "args": dict(e["args"])} for e in state.log]
+
+    monkeypatch.setattr(V, "_log_view", leaky_log_view)
+    assert_no_leak(s)  # the sentinel check alone trusts the marks and misses it
+    with pytest.raises(AssertionError):
+        counterfactual(s, history(start, moves))
 
 
 def test_view_describes_the_board_for_drawing():

@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 
 from enginekit import IllegalAction
 from tal.engine import board as B
-from tests.tal.tal_helpers import E, assert_no_leak, bot_action, play, snapshot, stones_total
+from tests.tal.tal_helpers import (
+    E,
+    assert_no_leak,
+    bot_action,
+    counterfactual,
+    play,
+    snapshot,
+    stones_total,
+)
 
 VARIANTS = {
     "basic": {},
@@ -74,6 +82,12 @@ def check_position(s, rng, deep):
             assert legal == []
             with pytest.raises(IllegalAction):
                 E.apply(s, seat, {"type": "end_moves"})
+            # nor may it do what an active seat may (which is also well-formed for it)
+            for other in sorted(active):
+                others = E.legal_actions(s, other)
+                for a in rng.sample(others, min(12 if deep else 3, len(others))):
+                    with pytest.raises(IllegalAction):
+                        E.apply(s, seat, a)
             continue
         assert legal, "an active seat always has an action"
         assert len({json.dumps(a, sort_keys=True) for a in legal}) == len(legal)
@@ -90,11 +104,13 @@ def check_position(s, rng, deep):
     assert snapshot(s) == before
 
 
-def run_checked_game(players, options, seed):
+def run_checked_game(players, options, seed, stats=None):
     rng = random.Random(seed * 7919 + players)
     s = E.setup(players, options, seed)
     moves = []
     phases = set()
+    # the history of the current bid or plan phase, for the counterfactual leak check
+    hist = []
     step = 0
     while E.result(s) is None:
         assert stones_total(s) == 165
@@ -102,14 +118,25 @@ def run_checked_game(players, options, seed):
         if step % 23 == 0 or s.phase not in phases:
             check_position(s, rng, deep=step % 69 == 0)
             assert_no_leak(s)
-        elif s.phase in ("bid", "plan") and step % 9 == 0:
+        elif s.phase in ("bid", "plan") and step % 18 == 9:
             assert_no_leak(s)  # the phases with secrets, more often
         phases.add(s.phase)
         if step % 50 == 25:
             s = pickle.loads(pickle.dumps(s))  # the site caches states with pickle
         seat = rng.choice(sorted(E.active_seats(s)))
         a = json.loads(json.dumps(bot_action(s, seat, rng)))
-        s = E.apply(s, seat, a)
+        t = E.apply(s, seat, a)
+        if (t.phase, t.round) != (s.phase, s.round):
+            if s.phase in ("bid", "plan"):
+                # the last moment with every secret of the phase in place: vary each seat's
+                # secret choices and compare the views of everybody else
+                checked = counterfactual(s, hist, seed=step)
+                if stats is not None:
+                    stats[s.phase] = stats.get(s.phase, 0) + checked
+            hist = []
+        else:
+            hist.append((s, seat, a))
+        s = t
         moves.append((seat, a))
         step += 1
         assert step < 20000
@@ -130,9 +157,14 @@ def run_checked_game(players, options, seed):
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_keep_every_invariant(players, variant):
+    stats = {}
     for k in range(2):
-        s = run_checked_game(players, VARIANTS[variant], seed=players * 100 + len(variant) + k)
+        s = run_checked_game(
+            players, VARIANTS[variant], seed=players * 100 + len(variant) + k, stats=stats
+        )
         assert s.phase == "over"
+    # the counterfactual leak check really ran in both phases with secrets
+    assert stats.get("bid", 0) >= players and stats.get("plan", 0) >= players, stats
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -182,7 +214,7 @@ def test_random_games_reach_steals_takeovers_and_finished_pyramids():
             ):
                 if word in e["key"]:
                     seen.add(word)
-    assert seen >= {"takes a", "finishes the pyramid", "claims site", "wins group"}
+    assert seen >= {"takes a", "takes over", "finishes the pyramid", "claims site", "wins group"}
 
 
 JSON = st.recursive(
