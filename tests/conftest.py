@@ -43,3 +43,15 @@ def _clear_cache():
     except Exception:  # engine tests run without Django settings
         pass
     yield
+
+
+@pytest.fixture
+def users(db):
+    """Three players with readable names, for the board tests."""
+    from tests.factories import UserFactory
+
+    return [
+        UserFactory(username="anna", display_name="Anna"),
+        UserFactory(username="ben", display_name="Ben"),
+        UserFactory(username="cleo", display_name="Cleo"),
+    ]

@@ -1,19 +1,10 @@
 import pytest
 
-from tests.factories import UserFactory, running_game
+from tests.factories import running_game
 
 
 def _game(users, map_id="siam"):
     return running_game("siam", users, {"map": map_id}, title=f"Test {map_id}")
-
-
-@pytest.fixture
-def users(db):
-    return [
-        UserFactory(username="anna", display_name="Anna"),
-        UserFactory(username="ben", display_name="Ben"),
-        UserFactory(username="cleo", display_name="Cleo"),
-    ]
 
 
 @pytest.fixture

@@ -1,19 +1,10 @@
 import pytest
 
-from tests.factories import UserFactory, running_game
+from tests.factories import running_game
 
 
 def new_game(users, options=None):
     return running_game("tal", users, options, title="Tal test")
-
-
-@pytest.fixture
-def users(db):
-    return [
-        UserFactory(username="anna", display_name="Anna"),
-        UserFactory(username="ben", display_name="Ben"),
-        UserFactory(username="cleo", display_name="Cleo"),
-    ]
 
 
 @pytest.fixture
