@@ -8,19 +8,4 @@ from .models import User
 class UserAdmin(BaseUserAdmin):
     list_display = ["username", "email", "display_name", "is_active", "date_joined", "last_login"]
     search_fields = ["username", "email", "display_name"]
-    fieldsets = BaseUserAdmin.fieldsets + (
-        (
-            "Site",
-            {
-                "fields": (
-                    "display_name",
-                    "language",
-                    "time_zone",
-                    "notify_turn",
-                    "notify_reminder_hours",
-                    "notify_game_end",
-                    "vacation_until",
-                )
-            },
-        ),
-    )
+    fieldsets = BaseUserAdmin.fieldsets + (("Site", {"fields": User.PREFERENCE_FIELDS}),)

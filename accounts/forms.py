@@ -15,15 +15,7 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = [
-            "display_name",
-            "language",
-            "time_zone",
-            "notify_turn",
-            "notify_reminder_hours",
-            "notify_game_end",
-            "vacation_until",
-        ]
+        fields = User.PREFERENCE_FIELDS
         widgets = {"vacation_until": forms.DateInput(attrs={"type": "date"})}
 
     def clean_display_name(self):

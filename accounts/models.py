@@ -16,6 +16,17 @@ REMINDER_CHOICES = [
 
 
 class User(AbstractUser):
+    # What a player sets on the settings page (and a moderator sees in the admin).
+    PREFERENCE_FIELDS = (
+        "display_name",
+        "language",
+        "time_zone",
+        "notify_turn",
+        "notify_reminder_hours",
+        "notify_game_end",
+        "vacation_until",
+    )
+
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     language = models.CharField(
         _("language"),

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from enginekit import IllegalAction
+from enginekit import N_, IllegalAction, msg
 
 from . import replay, text
 from .models import ChatMessage, Game, Move, Seat
@@ -240,7 +240,19 @@ def undo(game_id: int, user, seen: int | str | None) -> Game:
         game.move_count -= 1
         game.version += 1
         game.undo_count += 1
-        _after_change(game, replay.fresh_replay(game))
+        state = replay.fresh_replay(game)
+        _after_change(game, state)
+        # The take-back changed the cache key: seed it, so the next page
+        # does not replay the whole log a second time.
+        number = (
+            game.moves.filter(undone=False)
+            .order_by("-number")
+            .values_list("number", flat=True)
+            .first()
+            or 0
+        )
+        count = game.move_count
+        transaction.on_commit(lambda: replay.store(game, number, count, state))
     return game
 
 
@@ -257,10 +269,7 @@ def resign(game_id: int, user) -> Game:
         game.result = {
             "winners": others,
             "ranking": others + sorted(losers),
-            "reason": {
-                "key": "{player} resigned.",
-                "args": {"player": seat.number},
-            },
+            "reason": msg(N_("{player} resigned."), player=seat.number),
             "details": {"resigned": seat.number},
         }
         game.status = Game.Status.FINISHED

@@ -256,3 +256,17 @@ def test_moves_the_rules_force_are_made_at_once(client, started, monkeypatch):
     assert game.move_count == 2
     assert game.seats.get(number=1).to_move
     assert replay.current_state(game) == replay.fresh_replay(game)
+
+
+def test_after_a_take_back_the_next_page_needs_no_replay(
+    started, monkeypatch, django_capture_on_commit_callbacks
+):
+    game, first, _ = started
+    play.act(game.pk, first, {"type": "add", "n": 2}, None)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.undo(game.pk, first, None)
+    game.refresh_from_db()
+    engine = game.engine
+    monkeypatch.setattr(engine, "apply", lambda *a: pytest.fail("replayed"))
+    monkeypatch.setattr(engine, "setup", lambda *a: pytest.fail("replayed"))
+    assert replay.current_state(game).total == 0

@@ -168,3 +168,12 @@ def test_history_navigation_links_step_through_every_position(client, started):
     nav = page.split('class="history-nav"', 1)[1].split("</nav>", 1)[0]
     assert ">Forward</a>" not in nav and ">Back</a>" in nav
     assert 'href="?at=1" class="move-no"' in page and 'href="?at=2" class="move-no"' in page
+
+
+def test_resignation_reason_is_translated(client, started):
+    game, first, second = started
+    second.language = "de"
+    second.save()
+    play.resign(game.pk, first)
+    client.force_login(second)
+    assert f"{first.name} hat aufgegeben." in client.get(f"/g/{game.pk}/").content.decode()
