@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from enginekit import N_, IllegalAction, msg
 
-from . import replay, text
+from . import replay, signals, text
 from .models import ChatMessage, Game, Move, Seat
 from .pages import view_token
 
@@ -131,6 +131,7 @@ def _start(game: Game) -> None:
     game.started_at = timezone.now()
     game.version += 1
     game.save()
+    signals.game_started.send(sender=Game, game=game)
     state, number = _play_forced_moves(game, replay.initial_state(game), 0)
     _after_change(game, state)
     count = game.move_count
@@ -143,20 +144,33 @@ def _after_change(game: Game, state: Any) -> None:
     now = timezone.now()
     result = engine.result(state)
     active = set() if result is not None else set(engine.active_seats(state))
-    for seat in game.seats.all():
+    began = []
+    for seat in game.seats.select_related("user"):
         to_move = seat.number in active
         if to_move != seat.to_move:
             seat.to_move = to_move
             seat.to_move_since = now if to_move else None
             seat.save(update_fields=["to_move", "to_move_since"])
+            if to_move:
+                began.append(seat)
     if result is not None:
-        game.status = Game.Status.FINISHED
-        game.result = result
-        game.finished_at = now
-        game.deadline = None
-    else:
-        game.deadline = now + timedelta(days=game.time_limit_days)
+        _finish(game, result)
+        return
+    game.deadline = now + timedelta(days=game.time_limit_days)
     game.save()
+    if began:
+        signals.turn_started.send(sender=Game, game=game, seats=began, move_count=game.move_count)
+
+
+def _finish(game: Game, result: dict) -> None:
+    """End a locked, running game with ``result``; everyone stops being to move."""
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.finished_at = timezone.now()
+    game.deadline = None
+    game.save()
+    game.seats.update(to_move=False, to_move_since=None)
+    signals.game_finished.send(sender=Game, game=game)
 
 
 def _play_forced_moves(game: Game, state: Any, number: int) -> tuple[Any, int]:
@@ -266,18 +280,16 @@ def resign(game_id: int, user) -> Game:
         engine = game.engine
         losers = set(getattr(engine, "teammates", lambda g, s: [s])(game.players, seat.number))
         others = [n for n in range(game.players) if n not in losers]
-        game.result = {
-            "winners": others,
-            "ranking": others + sorted(losers),
-            "reason": msg(N_("{player} resigned."), player=seat.number),
-            "details": {"resigned": seat.number},
-        }
-        game.status = Game.Status.FINISHED
-        game.finished_at = timezone.now()
-        game.deadline = None
         game.version += 1
-        game.save()
-        game.seats.update(to_move=False, to_move_since=None)
+        _finish(
+            game,
+            {
+                "winners": others,
+                "ranking": others + sorted(losers),
+                "reason": msg(N_("{player} resigned."), player=seat.number),
+                "details": {"resigned": seat.number},
+            },
+        )
     return game
 
 

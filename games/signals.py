@@ -1,0 +1,18 @@
+"""What happened to a game, for whoever must hear of it (e-mail, bots, ratings).
+
+Sent inside the transaction that made the change, so a receiver that writes
+rows (an outbox) commits or rolls back together with the move. Receivers must
+not do slow work here: they write rows and queue tasks with ``on_commit``.
+"""
+
+from django.dispatch import Signal
+
+# The game has started. kwargs: game.
+game_started = Signal()
+
+# These seats' turn has just begun (they were not to move before this change).
+# kwargs: game, seats (list of Seat), move_count (moves in force when the turn began).
+turn_started = Signal()
+
+# The game has ended. kwargs: game (its ``result`` holds winners, ranking and reason).
+game_finished = Signal()
