@@ -170,3 +170,23 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.text[:40]}"
+
+
+class Receipt(models.Model):
+    """A request that changed a game, by its client-made id: a retry of it (the
+    answer was lost on the way) is answered "recorded" instead of acting twice."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    request_id = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user", "request_id"], name="one_receipt_per_request"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.request_id} in {self.game_id}"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import replay
@@ -22,8 +23,11 @@ class BoardPage:
     seats: list
     can_undo: bool = False
     error: str = ""
+    notice: str = ""
     result: dict | None = None
     token: str = ""  # what the viewer saw; forms send it back to detect stale clicks
+    # New on every render: a retried click (cut connection) sends the same id again.
+    request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
 
     @property
     def my_turn(self) -> bool:
@@ -57,7 +61,9 @@ def view_token(view: dict[str, Any]) -> str:
     return "v" + hashlib.sha256(blob.encode()).hexdigest()[:20]
 
 
-def board_page(game: Game, user, at: int | None = None, error: str = "") -> BoardPage:
+def board_page(
+    game: Game, user, at: int | None = None, error: str = "", notice: str = ""
+) -> BoardPage:
     seats = list(game.seats.select_related("user").order_by("number"))
     seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     viewer = seat.number if seat is not None else None
@@ -93,6 +99,7 @@ def board_page(game: Game, user, at: int | None = None, error: str = "") -> Boar
         seats=seats,
         can_undo=can_undo,
         error=error,
+        notice=notice,
         result=game.result if game.status == Game.Status.FINISHED else None,
         token=token,
     )

@@ -1,21 +1,27 @@
+import functools
 import json
+import re
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from . import play, registry
 from .forms import NewGameForm
-from .models import Game, Seat
+from .models import Game, Receipt, Seat
 from .pages import board_page
+
+REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
 def home(request):
@@ -77,11 +83,58 @@ def next_game(request):
     return redirect(game)
 
 
+class GameHidden(Exception):
+    """The game does not exist, or the viewer may not see it: the same answer either way."""
+
+
 def _visible_game(request, game_id) -> Game:
-    game = get_object_or_404(Game, pk=game_id)
-    if not game.visible_to(request.user):
-        raise Http404
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not game.visible_to(request.user):
+        raise GameHidden
     return game
+
+
+def _not_found(request):
+    # Never Django's debug 404, which would list every URL of the site.
+    if request.content_type == "application/json":
+        return JsonResponse({"ok": False, "error": _("There is no such game.")}, status=404)
+    return render(request, "404.html", status=404)
+
+
+def game_route(view=None, *, invite_opens=False):
+    """Every view of one game: load it and refuse, before anything else, a viewer
+    who may not see it. Nothing of a hidden game (not even a refusal that renders
+    its board) can be answered from a view that gets the game through here.
+
+    ``invite_opens``: a valid invite token in the request also lets the viewer
+    see a private game (to join it).
+    """
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapper(request, game_id, *args, **kwargs):
+            try:
+                game = _visible_game(request, game_id)
+            except GameHidden:
+                game = None
+                if invite_opens:
+                    invited = Game.from_invite_token(_invite_token(request))
+                    game = invited if invited and invited.pk == game_id else None
+                if game is None:
+                    return _not_found(request)
+            return view(request, game, *args, **kwargs)
+
+        wrapper.game_route = True
+        return wrapper
+
+    return decorate(view) if view else decorate
+
+
+def _invite_token(request) -> str | None:
+    try:
+        return _request_data(request).get("token")
+    except play.PlayError:
+        return None
 
 
 def _at(request) -> int | None:
@@ -91,8 +144,8 @@ def _at(request) -> int | None:
         return None
 
 
-def game_page(request, game_id):
-    game = _visible_game(request, game_id)
+@game_route
+def game_page(request, game):
     if game.status in (Game.Status.OPEN, Game.Status.ABORTED):
         return render(request, "lobby/open_game.html", _open_context(request, game))
     return render(request, "games/game.html", _board_context(request, game, _at(request)))
@@ -126,8 +179,8 @@ def _option_labels(game) -> list[tuple[str, str]]:
     return shown
 
 
-def _board_context(request, game, at=None, error=""):
-    page = board_page(game, request.user, at=at, error=error)
+def _board_context(request, game, at=None, error="", notice=""):
+    page = board_page(game, request.user, at=at, error=error, notice=notice)
     kind = game.kind_info
     return {
         "game": game,
@@ -140,41 +193,41 @@ def _board_context(request, game, at=None, error=""):
     }
 
 
-def board(request, game_id):
-    game = _visible_game(request, game_id)
+@game_route
+def board(request, game):
+    return _board_response(request, game)
+
+
+def _board_response(request, game):
     if game.status in (Game.Status.OPEN, Game.Status.ABORTED):
-        raise Http404
+        return _not_found(request)
     return render(
         request, "games/game.html#board-area", _board_context(request, game, _at(request))
     )
 
 
 @require_GET
-def poll(request, game_id):
+@game_route
+def poll(request, game):
     """Cheap: compares two integers and answers 204 unless something changed.
 
     The board page gets the new board; the waiting page of an open game
     (``?open=1``) is reloaded, since joining may have started the game.
     """
-    row = (
-        Game.objects.filter(pk=game_id).values("version", "chat_count", "private", "status").first()
-    )
-    if row is None or row["private"] and not _visible_game(request, game_id):
-        raise Http404
     try:
         seen = (int(request.GET.get("v", "")), int(request.GET.get("c", "")))
-    except ValueError:
+    except (ValueError, OverflowError):
         seen = None
-    if seen == (row["version"], row["chat_count"]):
+    if seen == (game.version, game.chat_count):
         return HttpResponse(status=204)
-    if request.GET.get("open") or row["status"] == Game.Status.ABORTED:
+    if request.GET.get("open") or game.status in (Game.Status.OPEN, Game.Status.ABORTED):
         return HttpResponseClientRefresh()
-    return board(request, game_id)
+    return _board_response(request, game)
 
 
 @require_GET
-def version(request, game_id):
-    game = _visible_game(request, game_id)
+@game_route
+def version(request, game):
     return JsonResponse(
         {"version": game.version, "move_count": game.move_count, "status": game.status}
     )
@@ -211,18 +264,23 @@ def _seen_version(data) -> int | str | None:
         raise play.PlayError(_("The version must be a number.")) from None
 
 
-def _answer(request, game_id, error: play.PlayError | None = None):
+RECORDED = _lazy("Your earlier request had already arrived and was recorded.")
+
+
+def _answer(request, game, error: play.PlayError | None = None, notice: str = ""):
     """Answer a game request: JSON for API clients, the board for HTMX and pages."""
     status = error.status if error else 200
+    game.refresh_from_db()
     if request.content_type == "application/json":
         if error:
             return JsonResponse({"ok": False, "error": error.message}, status=status)
-        game = Game.objects.get(pk=game_id)
-        return JsonResponse({"ok": True, "version": game.version, "move_count": game.move_count})
-    game = get_object_or_404(Game, pk=game_id)
+        answer = {"ok": True, "version": game.version, "move_count": game.move_count}
+        if notice:
+            answer["recorded"] = True
+        return JsonResponse(answer)
     message = error.message if error else ""
-    if request.htmx:
-        context = _board_context(request, game, error=message)
+    if request.htmx and game.status not in (Game.Status.OPEN, Game.Status.ABORTED):
+        context = _board_context(request, game, error=message, notice=notice)
         return render(request, "games/game.html#board-area", context, status=status)
     if error:
         if game.status in (Game.Status.OPEN, Game.Status.ABORTED):
@@ -233,31 +291,67 @@ def _answer(request, game_id, error: play.PlayError | None = None):
         return render(
             request, "games/game.html", _board_context(request, game, error=message), status=status
         )
+    if notice:
+        messages.info(request, notice)
     return redirect(game)
 
 
-def _guarded(operation):
-    """Run a play operation for a signed-in user, turning refusals into answers."""
+class AlreadyRecorded(Exception):
+    pass
 
-    @require_POST
-    def view(request, game_id):
-        if not request.user.is_authenticated:
-            if request.content_type == "application/json":
-                return JsonResponse({"ok": False, "error": _("Please sign in.")}, status=403)
-            login = redirect_to_login(f"/g/{game_id}/")
-            if request.htmx:
-                # A whole sign-in page must not land inside the board.
-                return HttpResponseClientRedirect(login["Location"])
-            return login
-        get_object_or_404(Game, pk=game_id)
-        try:
-            operation(request, game_id, _request_data(request))
-        except play.PlayError as error:
-            return _answer(request, game_id, error)
-        return _answer(request, game_id)
 
-    view.__name__ = operation.__name__
-    return view
+def _request_id(data) -> str | None:
+    """The client-made token of one click: a retry sends the same one."""
+    value = data.get("request_id")
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str) or not REQUEST_ID.fullmatch(value):
+        raise play.PlayError(_("The request id must be 8 to 64 letters, digits, - or _."))
+    return value
+
+
+def _once(request, game, data, operation) -> None:
+    """Run ``operation`` at most once per request id: the id is stored in the
+    operation's own transaction, so a retry after a cut connection finds it."""
+    request_id = _request_id(data)
+    with transaction.atomic():
+        if request_id is not None:
+            try:
+                with transaction.atomic():
+                    Receipt.objects.create(game=game, user=request.user, request_id=request_id)
+            except IntegrityError:
+                raise AlreadyRecorded from None
+        operation(request, game.pk, data)
+
+
+def _guarded(operation=None, *, invite_opens=False):
+    """A POST that runs a play operation for a signed-in user who may see the
+    game, turning refusals into answers."""
+
+    def decorate(operation):
+        @require_POST
+        @game_route(invite_opens=invite_opens)
+        @functools.wraps(operation)
+        def view(request, game):
+            if not request.user.is_authenticated:
+                if request.content_type == "application/json":
+                    return JsonResponse({"ok": False, "error": _("Please sign in.")}, status=403)
+                login = redirect_to_login(game.get_absolute_url())
+                if request.htmx:
+                    # A whole sign-in page must not land inside the board.
+                    return HttpResponseClientRedirect(login["Location"])
+                return login
+            try:
+                _once(request, game, _request_data(request), operation)
+            except AlreadyRecorded:
+                return _answer(request, game, notice=str(RECORDED))
+            except play.PlayError as error:
+                return _answer(request, game, error)
+            return _answer(request, game)
+
+        return view
+
+    return decorate(operation) if operation else decorate
 
 
 @_guarded
@@ -285,7 +379,7 @@ def chat(request, game_id, data):
     play.post_chat(game_id, request.user, text)
 
 
-@_guarded
+@_guarded(invite_opens=True)
 def join(request, game_id, data):
     game = Game.objects.get(pk=game_id)
     if game.private and Game.from_invite_token(data.get("token")) != game:
@@ -301,7 +395,7 @@ def leave(request, game_id, data):
 def invite(request, token):
     game = Game.from_invite_token(token)
     if game is None:
-        raise Http404
+        return _not_found(request)
     if game.status != Game.Status.OPEN:
         return redirect(game)
     return render(request, "lobby/open_game.html", _open_context(request, game, token=token))

@@ -22,3 +22,29 @@ document.addEventListener("click", function (event) {
   var link = event.target.closest("svg a[hx-post]");
   if (link) event.preventDefault();
 });
+
+// Every click that changes a game carries the id of the board it was made on, so
+// a retry after a cut connection is recognised by the server instead of acting twice.
+// The chat form lives outside the board, so its id is taken from the current board.
+document.addEventListener("htmx:configRequest", function (event) {
+  if (event.detail.verb !== "post") return;
+  var area = document.getElementById("board-area");
+  if (area && area.dataset.requestId) event.detail.parameters.request_id = area.dataset.requestId;
+});
+
+// No inline handlers anywhere (the Content-Security-Policy forbids them).
+document.addEventListener("htmx:afterRequest", function (event) {
+  var form = event.detail.elt;
+  if (event.detail.successful && form.matches && form.matches("form.chat-form")) form.reset();
+});
+
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+    event.preventDefault();
+  }
+});
+
+document.addEventListener("focusin", function (event) {
+  if (event.target.matches && event.target.matches("[data-select-on-focus]")) event.target.select();
+});

@@ -104,7 +104,7 @@ def test_private_game_needs_the_signed_invite_link(client, count_kind, alice, bo
     )
     client.force_login(bob)
     assert client.get(f"/g/{game.pk}/").status_code == 404
-    assert client.post(f"/g/{game.pk}/join", {"token": "forged"}).status_code == 403
+    assert client.post(f"/g/{game.pk}/join", {"token": "forged"}).status_code == 404
     assert client.get("/invite/not-a-token/").status_code == 404
     token = game.invite_token()
     page = client.get(f"/invite/{token}/")
