@@ -6,9 +6,21 @@ from .models import ChatMessage, Game, Move, Seat
 
 
 class SeatInline(admin.TabularInline):
+    # Who plays changes only through the site's rules (join, leave, resign).
     model = Seat
     extra = 0
-    readonly_fields = ["number", "joined_at", "to_move", "to_move_since"]
+    can_delete = False
+    fields = readonly_fields = [
+        "user",
+        "number",
+        "joined_at",
+        "to_move",
+        "to_move_since",
+        "resigned",
+    ]
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 class MoveInline(admin.TabularInline):
@@ -27,14 +39,24 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ["id", "title", "kind", "status", "players", "move_count", "created_at"]
     list_filter = ["kind", "status", "private"]
     search_fields = ["title", "seats__user__username"]
+    # Only the title may be edited directly (an offensive one). Everything else
+    # is the game's state: it changes through games.play, which keeps the rules.
     readonly_fields = [
         "kind",
         "rules_version",
         "options",
+        "players",
+        "status",
+        "private",
+        "created_by",
+        "time_limit_days",
+        "deadline",
         "move_count",
         "version",
         "undo_count",
+        "chat_count",
         "result",
+        "created_at",
         "started_at",
         "finished_at",
     ]
