@@ -11,7 +11,7 @@ import pytest
 
 from tests.factories import UserFactory, running_game
 
-from .conftest import check_axe
+from .conftest import CSP_VIOLATIONS, check_axe, watch_csp
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -143,8 +143,25 @@ def test_three_players_play_king_of_saba(login, live_server, artifacts):
 
 def test_rules_pages_are_accessible(browser, live_server):
     page = browser.new_page()
+    watch_csp(page)
     for path in ("/siam/rules/", "/siam/rules/saba/"):
         page.goto(live_server.url + path)
         assert "reconstruction" in page.content()
         check_axe(page, path)
+    page.close()
+    assert not CSP_VIOLATIONS
+
+
+def test_the_csp_check_sees_a_blocked_inline_script(browser, live_server):
+    page = browser.new_page()
+    watch_csp(page)
+    page.goto(live_server.url + "/")
+    page.evaluate(
+        "() => { const s = document.createElement('script');"
+        " s.textContent = 'window.ran = 1'; document.body.appendChild(s); }"
+    )
+    page.wait_for_timeout(200)
+    assert page.evaluate("() => window.ran") is None
+    assert any("inline script" in v for v in CSP_VIOLATIONS)
+    CSP_VIOLATIONS.clear()
     page.close()

@@ -1,0 +1,185 @@
+"""Every route of a game, read from the URL resolver (so a new route is covered
+the day it is added): an outsider learns nothing of a private game, and junk
+posted anywhere is refused cleanly and changes nothing."""
+
+import json
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import play
+from games.models import ChatMessage, Game, Move, Receipt, Seat
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+TITLE = "Zanzibar-Secret-Title"
+CHAT = "the-private-chat-line-Q7"
+
+
+def _walk(resolver, prefix=""):
+    for entry in resolver.url_patterns:
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            yield from _walk(entry, route)
+        elif isinstance(entry, URLPattern):
+            yield route, entry.callback
+
+
+def game_routes():
+    """(path template, view) of every route that takes a game id."""
+    return [(r, cb) for r, cb in _walk(get_resolver()) if "<int:game_id>" in r]
+
+
+def other_routes():
+    """Every route without parameters outside the admin and the account pages."""
+    return [
+        r
+        for r, _ in _walk(get_resolver())
+        if "<" not in r and not r.startswith(("admin/", "accounts/")) and "^" not in r
+    ]
+
+
+def url(route, game):
+    return "/" + route.replace("<int:game_id>", str(game.pk))
+
+
+@pytest.fixture
+def private_game(count_kind):
+    alice = UserFactory(username="alice", display_name="Aliceinwonder")
+    bob = UserFactory(username="bob", display_name="Bobthebuilder")
+    game = play.create_game(
+        alice, count_kind, title=TITLE, players=2, options={}, time_limit_days=3, private=True
+    )
+    play.join(game.pk, bob)
+    play.post_chat(game.pk, alice, CHAT)
+    game.refresh_from_db()
+    return game
+
+
+def snapshot(game):
+    game.refresh_from_db()
+    return (
+        game.version,
+        game.status,
+        game.chat_count,
+        Move.objects.filter(game=game).count(),
+        ChatMessage.objects.filter(game=game).count(),
+        Seat.objects.filter(game=game).count(),
+        Receipt.objects.count(),
+    )
+
+
+def test_the_resolver_finds_the_game_routes():
+    routes = [r for r, _ in game_routes()]
+    for name in ("board", "poll", "act", "undo", "resign", "chat", "join", "leave"):
+        assert any(r.endswith(name) for r in routes), name
+
+
+def test_every_game_route_goes_through_the_visibility_gate():
+    for route, view in game_routes():
+        assert getattr(view, "game_route", False), f"{route} does not use games.views.game_route"
+
+
+REQUESTS = [
+    ("get", {}, {}),
+    ("post", {"data": {"action": "{}", "text": "hi", "version": "1"}}, {}),
+    ("post", {"data": {"action": "{}"}}, {"HX-Request": "true"}),
+    ("post", {"data": b'{"action": {}}', "content_type": "application/json"}, {}),
+    ("post", {"data": b"not json", "content_type": "application/json"}, {}),
+    ("put", {}, {}),
+    ("delete", {}, {}),
+]
+
+
+@pytest.mark.parametrize("who", ["anonymous", "outsider"])
+def test_an_outsider_learns_nothing_of_a_private_game_on_any_route(client, private_game, who):
+    if who == "outsider":
+        client.force_login(UserFactory(username="eve"))
+    before = snapshot(private_game)
+    for route, _ in game_routes():
+        for method, kwargs, headers in REQUESTS:
+            for suffix in ("", "?at=0", "?v=0&c=0"):
+                path = url(route, private_game) + suffix
+                response = getattr(client, method)(path, headers=headers, **kwargs)
+                assert response.status_code in (404, 405), (method, path, response.status_code)
+                body = response.content.decode()
+                for secret in (TITLE, CHAT, "Aliceinwonder", "Bobthebuilder"):
+                    assert secret not in body, (method, path, secret)
+                # Never Django's debug page, which lists every URL of the site.
+                assert "URLconf" not in body
+    assert snapshot(private_game) == before
+    for route in other_routes():
+        body = client.get("/" + route).content.decode()
+        assert TITLE not in body and CHAT not in body, route
+    for username in ("alice", "bob"):
+        assert TITLE not in client.get(f"/u/{username}/").content.decode()
+
+
+def test_the_players_still_see_their_private_game(client, private_game):
+    client.force_login(private_game.seats.get(number=0).user)
+    assert TITLE in client.get(f"/g/{private_game.pk}/").content.decode()
+    assert CHAT in client.get(f"/g/{private_game.pk}/board").content.decode()
+
+
+# Junk for every POST route: JSON values of any shape, and form fields of any text.
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+field_names = st.sampled_from(["action", "version", "text", "token", "request_id", "x"])
+form_bodies = st.dictionaries(field_names, st.text(max_size=40), max_size=5)
+json_bodies = st.one_of(
+    json_values.map(lambda v: json.dumps(v).encode()),
+    st.dictionaries(field_names, json_values, max_size=4).map(lambda v: json.dumps(v).encode()),
+    st.binary(max_size=60),
+)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    route_index=st.integers(min_value=0, max_value=50),
+    who=st.sampled_from(["anonymous", "outsider", "seat0", "seat1"]),
+    as_json=st.booleans(),
+    htmx=st.booleans(),
+    form=form_bodies,
+    body=json_bodies,
+)
+def test_junk_posted_to_any_route_is_refused_cleanly(
+    client, private_game, route_index, who, as_json, htmx, form, body
+):
+    routes = [r for r, _ in game_routes()]
+    route = routes[route_index % len(routes)]
+    client.logout()
+    if who == "outsider":
+        client.force_login(UserFactory())
+    elif who.startswith("seat"):
+        client.force_login(private_game.seats.get(number=int(who[-1])).user)
+    before = snapshot(private_game)
+    headers = {"HX-Request": "true"} if htmx else {}
+    if as_json:
+        response = client.post(
+            url(route, private_game), body, content_type="application/json", headers=headers
+        )
+    else:
+        response = client.post(url(route, private_game), form, headers=headers)
+    assert response.status_code < 500, (route, who, form if not as_json else body)
+    if response.status_code >= 400:
+        assert snapshot(private_game) == before, (route, who, response.status_code)
+    if who in ("anonymous", "outsider"):
+        assert snapshot(private_game) == before
+        assert TITLE.encode() not in response.content
+
+
+@pytest.mark.parametrize(
+    "path", ["/u/%00/", "/g/1/?at=%00", "/archive/?page=%00", "/u/%ff%fe/", "/g/%00/"]
+)
+def test_nul_and_undecodable_input_is_a_clean_refusal(client, path):
+    assert client.get(path).status_code in (400, 404)
