@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
@@ -264,7 +264,7 @@ def _seen_version(data) -> int | str | None:
         raise play.PlayError(_("The version must be a number.")) from None
 
 
-RECORDED = _lazy("Your earlier request had already arrived and was recorded.")
+RECORDED = gettext_lazy("Your earlier request had already arrived and was recorded.")
 
 
 def _answer(request, game, error: play.PlayError | None = None, notice: str = ""):

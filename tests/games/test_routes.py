@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import play
-from games.models import ChatMessage, Game, Move, Receipt, Seat
+from games.models import ChatMessage, Move, Receipt, Seat
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
