@@ -183,3 +183,14 @@ def test_junk_posted_to_any_route_is_refused_cleanly(
 )
 def test_nul_and_undecodable_input_is_a_clean_refusal(client, path):
     assert client.get(path).status_code in (400, 404)
+
+
+def test_a_hidden_game_is_a_plain_404_even_with_debug_on(client, private_game, settings):
+    settings.DEBUG = True
+    client.force_login(UserFactory(username="eve"))
+    for path in (f"/g/{private_game.pk}/", f"/g/{private_game.pk}/board", "/invite/junk/"):
+        response = client.get(path)
+        assert response.status_code == 404
+        body = response.content.decode()
+        assert "URLconf" not in body and "games/urls" not in body
+        assert "There is nothing here" in body
