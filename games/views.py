@@ -12,6 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
+from notify import presence
+
 from . import play, registry
 from .forms import NewGameForm
 from .models import Game, Seat
@@ -93,6 +95,7 @@ def _at(request) -> int | None:
 
 def game_page(request, game_id):
     game = _visible_game(request, game_id)
+    presence.seen(request, game.pk)
     if game.status in (Game.Status.OPEN, Game.Status.ABORTED):
         return render(request, "lobby/open_game.html", _open_context(request, game))
     return render(request, "games/game.html", _board_context(request, game, _at(request)))
@@ -142,6 +145,7 @@ def _board_context(request, game, at=None, error=""):
 
 def board(request, game_id):
     game = _visible_game(request, game_id)
+    presence.seen(request, game.pk)
     if game.status in (Game.Status.OPEN, Game.Status.ABORTED):
         raise Http404
     return render(
@@ -161,6 +165,7 @@ def poll(request, game_id):
     )
     if row is None or row["private"] and not _visible_game(request, game_id):
         raise Http404
+    presence.seen(request, game_id)
     try:
         seen = (int(request.GET.get("v", "")), int(request.GET.get("c", "")))
     except ValueError:
