@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import logging
 
 from django.core.cache import cache
@@ -18,11 +19,18 @@ def seen(request, game_id: int) -> None:
     user = request.user
     if not user.is_authenticated:
         return
+    now = timezone.now()
+    key = f"notify-seen:{game_id}:{user.pk}"
     try:
         # The cache keeps a poll every few seconds from writing every time.
-        first = cache.add(f"notify-seen:{game_id}:{user.pk}", 1, THROTTLE_SECONDS)
+        last = cache.get(key)
     except Exception:
         logger.warning("cache unavailable; recording presence without throttling")
-        first = True
-    if first:
-        Seat.objects.filter(game_id=game_id, user=user).update(last_seen=timezone.now())
+        last = None
+    if last is not None and now - last < datetime.timedelta(seconds=THROTTLE_SECONDS):
+        return
+    Seat.objects.filter(game_id=game_id, user=user).update(last_seen=now)
+    try:
+        cache.set(key, now, THROTTLE_SECONDS)
+    except Exception:
+        pass  # already logged above, or the next poll simply writes again
