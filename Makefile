@@ -14,9 +14,15 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
+# A Celery worker with beat runs beside runserver on the broker in files under
+# .celery/ (no server needed); the trap stops it whenever runserver ends.
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo --if-empty
+	export CELERY_TASK_ALWAYS_EAGER=0; \
+	$(VENV)/bin/celery -A config worker -B --pool solo --loglevel INFO \
+		--without-gossip --without-mingle & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 demo: $(STAMP)

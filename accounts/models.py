@@ -1,3 +1,4 @@
+import datetime
 import zoneinfo
 
 from django.conf import settings
@@ -13,6 +14,9 @@ REMINDER_CHOICES = [
     (24, _("after 1 day")),
     (48, _("after 2 days")),
 ]
+DIGEST_CHOICES = [(None, _("no: one e-mail per turn"))] + [
+    (hour, f"{hour:02d}:00") for hour in range(24)
+]
 
 
 class User(AbstractUser):
@@ -23,7 +27,11 @@ class User(AbstractUser):
         "time_zone",
         "notify_turn",
         "notify_reminder_hours",
+        "notify_last_warning",
         "notify_game_end",
+        "digest_hour",
+        "quiet_from",
+        "quiet_until",
         "vacation_until",
     )
 
@@ -45,7 +53,23 @@ class User(AbstractUser):
     notify_reminder_hours = models.PositiveSmallIntegerField(
         _("remind me if I have not moved"), choices=REMINDER_CHOICES, default=24
     )
-    notify_game_end = models.BooleanField(_("e-mail me when a game ends"), default=True)
+    notify_last_warning = models.BooleanField(
+        _("warn me when a quarter of my time is left"), default=True
+    )
+    notify_game_end = models.BooleanField(_("e-mail me when a game starts or ends"), default=True)
+    digest_hour = models.PositiveSmallIntegerField(
+        _("one e-mail a day for all games, at"),
+        choices=DIGEST_CHOICES,
+        null=True,
+        blank=True,
+        help_text=_("Collects your turn e-mails into one a day, at this hour of your time zone."),
+    )
+    quiet_from = models.TimeField(_("no e-mail from"), default=datetime.time(22, 0))
+    quiet_until = models.TimeField(
+        _("no e-mail until"),
+        default=datetime.time(7, 0),
+        help_text=_("E-mail that falls in these hours waits until they end (your time zone)."),
+    )
     vacation_until = models.DateField(
         _("on vacation until"),
         null=True,

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "games",
     "siam",
     "tal",
+    "notify",
 ]
 
 MIDDLEWARE = [
@@ -106,10 +107,34 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Celery: Redis in production; without it, tasks run in the request's process.
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Celery: Redis in production. Without it, a broker in files under .celery/
+# that `make run` serves with a worker beside runserver; anything else run
+# without Redis (a shell, a management command) runs tasks in-process unless
+# CELERY_TASK_ALWAYS_EAGER=0 says a worker is there.
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
+CELERY_QUEUE_DIR = BASE_DIR / ".celery"
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_QUEUE_DIR / "queue"),
+        "data_folder_out": str(CELERY_QUEUE_DIR / "queue"),
+        "processed_folder": str(CELERY_QUEUE_DIR / "processed"),
+        "control_folder": str(CELERY_QUEUE_DIR / "control"),
+        "store_processed": False,
+    }
+    for _folder in ("queue", "processed", "control"):
+        (CELERY_QUEUE_DIR / _folder).mkdir(parents=True, exist_ok=True)
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+CELERY_BEAT_SCHEDULE_FILENAME = str(CELERY_QUEUE_DIR / "beat-schedule")
+# Publishing must not hang a move when the broker is down: fail fast, the
+# drain sends the row later.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+CELERY_BEAT_SCHEDULE = {
+    "notify-drain": {"task": "notify.tasks.drain", "schedule": 60.0},
+    "notify-reminders": {"task": "notify.tasks.remind", "schedule": 300.0},
+}
 
 # Sessions live in the database: a Redis outage must not sign everyone out.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -140,6 +165,7 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="") or None
 # Failed sign-ins are limited per client address and per account.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+ACCOUNT_ADAPTER = "notify.adapter.OutboxAccountAdapter"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https") else "http"
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")

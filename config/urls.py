@@ -1,10 +1,19 @@
+from allauth.account.views import SignupView
 from django.contrib import admin
+from django.db import transaction
 from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Atomic: no account without the row of its verification e-mail.
+    path(
+        "accounts/signup/",
+        transaction.atomic(SignupView.as_view()),
+        name="account_signup",
+    ),
     path("accounts/", include("allauth.urls")),
     path("siam/", include("siam.urls")),
+    path("notify/", include("notify.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
 ]

@@ -126,6 +126,9 @@ class Seat(models.Model):
     to_move = models.BooleanField(default=False)
     to_move_since = models.DateTimeField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
+    # When the player last had the game page open (updated at most once a
+    # minute): nobody is mailed about a game they are looking at.
+    last_seen = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -16,6 +16,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
+from notify import presence
+
 from . import play, registry
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
@@ -146,6 +148,7 @@ def _at(request) -> int | None:
 
 @game_route
 def game_page(request, game):
+    presence.seen(request, game.pk)
     if game.status in (Game.Status.OPEN, Game.Status.ABORTED):
         return render(request, "lobby/open_game.html", _open_context(request, game))
     return render(request, "games/game.html", _board_context(request, game, _at(request)))
@@ -195,6 +198,7 @@ def _board_context(request, game, at=None, error="", notice=""):
 
 @game_route
 def board(request, game):
+    presence.seen(request, game.pk)
     return _board_response(request, game)
 
 
@@ -214,6 +218,7 @@ def poll(request, game):
     The board page gets the new board; the waiting page of an open game
     (``?open=1``) is reloaded, since joining may have started the game.
     """
+    presence.seen(request, game.pk)
     try:
         seen = (int(request.GET.get("v", "")), int(request.GET.get("c", "")))
     except (ValueError, OverflowError):

@@ -35,6 +35,21 @@ def _fast_password_hashing(request):
 
 
 @pytest.fixture(autouse=True)
+def _celery_eager(request):
+    # Unit tests run tasks in-process, even where REDIS_URL names a broker;
+    # the real-worker tests switch this off for themselves.
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from config.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
+@pytest.fixture(autouse=True)
 def _clear_cache():
     try:
         from django.core.cache import cache

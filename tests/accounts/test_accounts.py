@@ -11,16 +11,18 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_sign_up_needs_the_emailed_verification_link(client):
-    response = client.post(
-        "/accounts/signup/",
-        {
-            "email": "nina@example.com",
-            "username": "nina",
-            "password1": "a-long-test-password",
-            "password2": "a-long-test-password",
-        },
-    )
+def test_sign_up_needs_the_emailed_verification_link(client, django_capture_on_commit_callbacks):
+    # The mail goes out through the outbox once the sign-up has committed.
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            "/accounts/signup/",
+            {
+                "email": "nina@example.com",
+                "username": "nina",
+                "password1": "a-long-test-password",
+                "password2": "a-long-test-password",
+            },
+        )
     assert response.status_code == 302
     user = User.objects.get(username="nina")
     assert not EmailAddress.objects.get(user=user).verified
@@ -43,9 +45,10 @@ def test_sign_in_by_username_or_email(client, login):
     assert client.session["_auth_user_id"]
 
 
-def test_password_reset_sends_a_link(client):
+def test_password_reset_sends_a_link(client, django_capture_on_commit_callbacks):
     UserFactory(username="dora")
-    client.post("/accounts/password/reset/", {"email": "dora@example.com"})
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/accounts/password/reset/", {"email": "dora@example.com"})
     assert len(mail.outbox) == 1
     assert "/accounts/password/reset/key/" in mail.outbox[0].body
 
@@ -62,6 +65,8 @@ def test_settings_store_language_time_zone_and_notifications(client):
             "notify_turn": "",
             "notify_reminder_hours": "48",
             "notify_game_end": "on",
+            "quiet_from": "22:00",
+            "quiet_until": "07:00",
             "vacation_until": "2027-01-10",
         },
     )
@@ -135,7 +140,13 @@ def test_saved_message_speaks_the_new_language(client):
     client.force_login(user)
     response = client.post(
         "/settings/",
-        {"language": "de", "time_zone": "UTC", "notify_reminder_hours": "24"},
+        {
+            "language": "de",
+            "time_zone": "UTC",
+            "notify_reminder_hours": "24",
+            "quiet_from": "22:00",
+            "quiet_until": "07:00",
+        },
         follow=True,
     )
     assert "Deine Einstellungen wurden gespeichert." in response.content.decode()

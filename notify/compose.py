@@ -1,0 +1,196 @@
+"""What each outbox row says, decided at send time.
+
+Preferences, vacation, mutes and whether the player is looking at the game are
+checked here, when the e-mail would go out, not when the row was written.
+Everything about a game comes from ``engine.view(state, seat)``, so an e-mail
+shows exactly what that seat may see.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMessage, EmailMultiAlternatives
+from django.db.models import Q
+from django.utils import timezone, translation
+
+from games import replay, text
+from games.models import Game, Seat
+
+from .emails import links, make_message
+from .models import Mute, Notification
+from .outbox import CLAIM_TIMEOUT, Skip
+
+# Someone who had the game open this recently knows it is their turn.
+SEEN_RECENTLY = datetime.timedelta(minutes=5)
+MAX_LOG_LINES = 40
+
+
+def compose(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, list[int]]:
+    """The message for ``row`` and the other rows it covers (a digest's turns)."""
+    if row.kind == Notification.Kind.RAW:
+        return _raw(row), []
+    user = row.user
+    if user is None or not user.is_active:
+        raise Skip("no active user")
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        with timezone.override(user.time_zone or "UTC"):
+            if row.kind == Notification.Kind.DIGEST:
+                return _digest(row, now)
+            context = {"user": user, **_GAME_KINDS[row.kind](row, now)}
+            context.update(links(user, row.kind, row.game))
+            return make_message(row.kind, row.address, context), []
+
+
+def _raw(row: Notification) -> EmailMessage:
+    message = EmailMultiAlternatives(row.subject, row.text, to=[row.address])
+    if row.html:
+        message.attach_alternative(row.html, "text/html")
+    return message
+
+
+def _names(game: Game) -> dict[int, str]:
+    return {s.number: s.user.name for s in game.seats.select_related("user")}
+
+
+def _check_game(row: Notification) -> Game:
+    if row.game is None:
+        raise Skip("no game")
+    if Mute.objects.filter(user=row.user, game=row.game).exists():
+        raise Skip("muted")
+    return row.game
+
+
+def _current_turn(row: Notification, now: datetime.datetime, check_seen: bool = True) -> Seat:
+    """The recipient's seat, if the turn the row is about is still on and unseen."""
+    game = _check_game(row)
+    if row.user.on_vacation():
+        raise Skip("on vacation")
+    seat = game.seats.filter(number=row.seat, user=row.user).first()
+    if game.status != Game.Status.ACTIVE or seat is None or not seat.to_move:
+        raise Skip("not to move")
+    if row.turn_since is not None and seat.to_move_since != row.turn_since:
+        raise Skip("turn over")
+    if check_seen and seat.last_seen and seat.last_seen > now - SEEN_RECENTLY:
+        raise Skip("game open")
+    return seat
+
+
+def since_last_turn(game: Game, seat: int, move_count: int) -> list[str]:
+    """The log entries ``seat`` may see, from its last own move up to ``move_count``."""
+    if game.move_count == move_count:
+        state = replay.current_state(game)
+    else:
+        state = replay.state_at(game, move_count)
+    log = game.engine.view(state, seat).get("log") or []
+    movers = list(
+        game.moves.filter(undone=False).order_by("number").values_list("seat", flat=True)
+    )[:move_count]
+    # Log entries carry the count of moves in force when they were written.
+    last_own = max((i + 1 for i, s in enumerate(movers) if s == seat), default=0)
+    names = _names(game)
+    lines = [text.render(e, names) for e in log if e.get("move", 0) > last_own]
+    if len(lines) > MAX_LOG_LINES:
+        lines = ["…", *lines[-MAX_LOG_LINES:]]
+    return lines
+
+
+def _turn(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    if not row.user.notify_turn:
+        raise Skip("turn e-mails off")
+    _current_turn(row, now)
+    game = row.game
+    return {
+        "game": game,
+        "since": since_last_turn(game, row.seat, row.move_count or 0),
+        "deadline": game.deadline,
+    }
+
+
+def _reminder(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    if not row.user.notify_reminder_hours:
+        raise Skip("reminders off")
+    seat = _current_turn(row, now)
+    return {"game": row.game, "since": seat.to_move_since, "deadline": row.game.deadline}
+
+
+def _last_warning(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    if not row.user.notify_last_warning:
+        raise Skip("warnings off")
+    _current_turn(row, now)
+    if row.game.deadline is None or row.game.deadline <= now:
+        raise Skip("no deadline")
+    return {"game": row.game, "deadline": row.game.deadline}
+
+
+def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    if not row.user.notify_game_end:
+        raise Skip("game e-mails off")
+    game = _check_game(row)
+    seats = list(game.seats.select_related("user").order_by("number"))
+    return {
+        "game": game,
+        "players": [s.user.name for s in seats],
+        "to_move": [s.user.name for s in seats if s.to_move],
+        "my_turn": any(s.to_move and s.user_id == row.user_id for s in seats),
+    }
+
+
+def _game_finished(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    if not row.user.notify_game_end:
+        raise Skip("game e-mails off")
+    game = _check_game(row)
+    result = game.result or {}
+    names = _names(game)
+    winners = [names.get(n, "?") for n in result.get("winners", [])]
+    return {
+        "game": game,
+        "winners": winners,
+        "won": row.seat in result.get("winners", []),
+        "reason": text.render(result.get("reason"), names),
+        "ranking": [names.get(n, "?") for n in result.get("ranking", [])],
+    }
+
+
+_GAME_KINDS = {
+    Notification.Kind.TURN: _turn,
+    Notification.Kind.REMINDER: _reminder,
+    Notification.Kind.LAST_WARNING: _last_warning,
+    Notification.Kind.GAME_STARTED: _game_started,
+    Notification.Kind.GAME_FINISHED: _game_finished,
+}
+
+
+def _digest(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, list[int]]:
+    """One e-mail for the turns collected since the last digest."""
+    user = row.user
+    unclaimed = Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_TIMEOUT)
+    waiting = Notification.objects.filter(
+        unclaimed, user=user, in_digest=True, sent_at=None, skipped="", due_at__lte=now
+    ).select_related("game", "user")
+    games, covered = [], []
+    for turn in waiting.order_by("due_at", "pk"):
+        if Notification.objects.filter(unclaimed, pk=turn.pk).update(claimed_at=now) != 1:
+            continue
+        try:
+            if not user.notify_turn:
+                raise Skip("turn e-mails off")
+            _current_turn(turn, now, check_seen=False)
+        except Skip as reason:
+            Notification.objects.filter(pk=turn.pk).update(skipped=str(reason))
+            continue
+        covered.append(turn.pk)
+        if all(g["game"].pk != turn.game_id for g in games):
+            games.append(
+                {
+                    "game": turn.game,
+                    "url": links(user, "digest", turn.game)["game_url"],
+                    "since": since_last_turn(turn.game, turn.seat, turn.game.move_count),
+                }
+            )
+    if not games:
+        raise Skip("nothing waiting")
+    context = {"user": user, "games": games, **links(user, "digest")}
+    return make_message("digest", row.address, context), covered

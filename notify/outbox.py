@@ -1,0 +1,149 @@
+"""Writing, claiming and delivering outbox rows.
+
+A row is written in the transaction that causes it (a move, a sign-up), so it
+exists exactly when the change does. After commit a Celery task delivers it;
+if the broker is down the periodic drain finds it. A row is claimed with a
+conditional UPDATE before sending, so two workers never both send it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from .models import Notification
+
+logger = logging.getLogger(__name__)
+
+# A claim older than this belongs to a worker that died while sending.
+CLAIM_TIMEOUT = datetime.timedelta(minutes=10)
+MAX_BACKOFF = datetime.timedelta(hours=6)
+
+
+class Skip(Exception):
+    """The e-mail is no longer wanted (preference changed, player already moved, ...)."""
+
+
+def queue(
+    *,
+    kind: str,
+    address: str,
+    dedupe_key: str,
+    user=None,
+    game=None,
+    seat: int | None = None,
+    move_count: int | None = None,
+    turn_since: datetime.datetime | None = None,
+    due_at: datetime.datetime | None = None,
+    in_digest: bool = False,
+    subject: str = "",
+    text: str = "",
+    html: str = "",
+) -> Notification:
+    """Write a row unless one with ``dedupe_key`` exists; deliver it after commit if due."""
+    now = timezone.now()
+    row, created = Notification.objects.get_or_create(
+        dedupe_key=dedupe_key,
+        defaults={
+            "kind": kind,
+            "address": address,
+            "user": user,
+            "game": game,
+            "seat": seat,
+            "move_count": move_count,
+            "turn_since": turn_since,
+            "due_at": due_at or now,
+            "in_digest": in_digest,
+            "subject": subject[:250],
+            "text": text,
+            "html": html,
+        },
+    )
+    if created and not in_digest and row.due_at <= now:
+        transaction.on_commit(lambda: enqueue(row.pk))
+    return row
+
+
+def enqueue(pk: int) -> None:
+    """Hand a row to a worker; never fails the request that caused it."""
+    from .tasks import deliver
+
+    try:
+        deliver.delay(pk)
+    except Exception:
+        # Broker down (or, when eager, anything else): the drain sends it later.
+        logger.warning("could not queue delivery of notification %s", pk, exc_info=True)
+
+
+def _claimable(now: datetime.datetime):
+    return (
+        Notification.objects.filter(sent_at=None, skipped="", due_at__lte=now)
+        .filter(Q(next_attempt_at=None) | Q(next_attempt_at__lte=now))
+        .filter(Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_TIMEOUT))
+    )
+
+
+def claim(pk: int, now: datetime.datetime) -> bool:
+    return _claimable(now).filter(pk=pk).update(claimed_at=now) == 1
+
+
+def backoff(attempts: int) -> datetime.timedelta:
+    return min(datetime.timedelta(minutes=2**attempts), MAX_BACKOFF)
+
+
+def deliver(pk: int) -> str:
+    """Send one row if it is due and nobody else is sending it; returns what happened."""
+    from .compose import compose
+
+    now = timezone.now()
+    if not claim(pk, now):
+        return "not claimed"
+    row = Notification.objects.select_related("user", "game").get(pk=pk)
+    bundled: list[int] = []
+    try:
+        message, bundled = compose(row, now)
+    except Skip as reason:
+        Notification.objects.filter(pk=pk).update(skipped=str(reason)[:100] or "skipped")
+        return "skipped"
+    except Exception as error:
+        logger.exception("could not compose notification %s", pk)
+        _failed(row, now, error)
+        return "failed"
+    try:
+        message.send()
+    except Exception as error:
+        logger.warning("could not send notification %s: %s", pk, error)
+        _failed(row, now, error)
+        Notification.objects.filter(pk__in=bundled).update(claimed_at=None)
+        return "failed"
+    Notification.objects.filter(pk__in=[pk, *bundled]).update(sent_at=now, last_error="")
+    return "sent"
+
+
+def _failed(row: Notification, now: datetime.datetime, error: Exception) -> None:
+    attempts = row.attempts + 1
+    Notification.objects.filter(pk=row.pk).update(
+        claimed_at=None,
+        attempts=attempts,
+        next_attempt_at=now + backoff(attempts),
+        last_error=f"{type(error).__name__}: {error}"[:2000],
+    )
+
+
+def due(now: datetime.datetime | None = None, limit: int = 500) -> list[int]:
+    now = now or timezone.now()
+    rows = _claimable(now).filter(in_digest=False).order_by("due_at", "pk")
+    return list(rows.values_list("pk", flat=True)[:limit])
+
+
+def drain(now: datetime.datetime | None = None) -> dict[str, int]:
+    """Deliver every due row; what a crashed worker or a dead broker left behind."""
+    outcome: dict[str, int] = {}
+    for pk in due(now):
+        result = deliver(pk)
+        outcome[result] = outcome.get(result, 0) + 1
+    return outcome

@@ -1,0 +1,36 @@
+"""Who has a game open: the game page, board and poll record it (at most once a minute)."""
+
+from __future__ import annotations
+
+import datetime
+import logging
+
+from django.core.cache import cache
+from django.utils import timezone
+
+from games.models import Seat
+
+logger = logging.getLogger(__name__)
+
+THROTTLE_SECONDS = 60
+
+
+def seen(request, game_id: int) -> None:
+    user = request.user
+    if not user.is_authenticated:
+        return
+    now = timezone.now()
+    key = f"notify-seen:{game_id}:{user.pk}"
+    try:
+        # The cache keeps a poll every few seconds from writing every time.
+        last = cache.get(key)
+    except Exception:
+        logger.warning("cache unavailable; recording presence without throttling")
+        last = None
+    if last is not None and now - last < datetime.timedelta(seconds=THROTTLE_SECONDS):
+        return
+    Seat.objects.filter(game_id=game_id, user=user).update(last_seen=now)
+    try:
+        cache.set(key, now, THROTTLE_SECONDS)
+    except Exception:
+        pass  # already logged above, or the next poll simply writes again

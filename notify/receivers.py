@@ -1,0 +1,79 @@
+"""Outbox rows for what happens in games; runs inside the move's transaction."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.dispatch import receiver
+
+from games import signals
+from games.models import Game
+
+from . import outbox, schedule
+from .models import Notification
+
+
+def _wants_mail(user) -> bool:
+    return user.is_active and bool(user.email)
+
+
+@receiver(signals.turn_started)
+def turn_started(sender, game: Game, seats, move_count: int, **kwargs) -> None:
+    for seat in seats:
+        user = seat.user
+        if not _wants_mail(user) or not user.notify_turn or user.on_vacation():
+            continue
+        row = {
+            "kind": Notification.Kind.TURN,
+            "address": user.email,
+            "user": user,
+            "game": game,
+            "seat": seat.number,
+            "move_count": move_count,
+            "turn_since": seat.to_move_since,
+            "dedupe_key": f"turn:{game.pk}:{seat.number}:{move_count}",
+        }
+        if user.digest_hour is None:
+            outbox.queue(**row, due_at=schedule.send_time(user))
+            continue
+        at = schedule.next_digest(user)
+        for _ in range(2):
+            digest = outbox.queue(
+                kind=Notification.Kind.DIGEST,
+                address=user.email,
+                user=user,
+                due_at=at,
+                dedupe_key=f"digest:{user.pk}:{at.date().isoformat()}",
+            )
+            if digest.claimed_at is None and digest.sent_at is None and not digest.skipped:
+                break
+            # Today's digest is going or gone: this turn waits for tomorrow's.
+            at = schedule.next_digest(user, at + datetime.timedelta(hours=1))
+        outbox.queue(**row, due_at=at, in_digest=True)
+
+
+@receiver(signals.game_started)
+def game_started(sender, game: Game, **kwargs) -> None:
+    _to_all(game, Notification.Kind.GAME_STARTED, "started")
+
+
+@receiver(signals.game_finished)
+def game_finished(sender, game: Game, **kwargs) -> None:
+    _to_all(game, Notification.Kind.GAME_FINISHED, "finished")
+
+
+def _to_all(game: Game, kind: str, key: str) -> None:
+    for seat in game.seats.select_related("user"):
+        user = seat.user
+        if not _wants_mail(user) or not user.notify_game_end:
+            continue
+        outbox.queue(
+            kind=kind,
+            address=user.email,
+            user=user,
+            game=game,
+            seat=seat.number,
+            move_count=game.move_count,
+            due_at=schedule.send_time(user),
+            dedupe_key=f"{key}:{game.pk}:{user.pk}",
+        )

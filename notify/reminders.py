@@ -1,0 +1,66 @@
+"""Reminders for players who have not moved, and the last warning before the deadline.
+
+Both are once per turn: the dedupe key holds the moment the turn began
+(``Seat.to_move_since``), so running the sweep again writes nothing new.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Game, Seat
+
+from . import outbox, schedule
+from .models import Notification
+
+
+def _turn_key(seat: Seat) -> str:
+    return f"{seat.game_id}:{seat.number}:{int(seat.to_move_since.timestamp() * 1_000_000)}"
+
+
+def candidates(now: datetime.datetime) -> list[tuple[str, Seat]]:
+    """(kind, seat) for every reminder and warning due now."""
+    seats = Seat.objects.filter(
+        to_move=True, to_move_since__isnull=False, game__status=Game.Status.ACTIVE
+    ).select_related("user", "game")
+    found = []
+    for seat in seats:
+        user, game = seat.user, seat.game
+        hours = user.notify_reminder_hours
+        if hours and seat.to_move_since <= now - datetime.timedelta(hours=hours):
+            found.append((Notification.Kind.REMINDER, seat))
+        if user.notify_last_warning and game.deadline and game.deadline > now:
+            quarter = datetime.timedelta(days=game.time_limit_days) / 4
+            if game.deadline - now <= quarter:
+                found.append((Notification.Kind.LAST_WARNING, seat))
+    return found
+
+
+def queue_reminders(now: datetime.datetime | None = None) -> int:
+    """Write the reminder and warning rows due now; returns how many are new."""
+    now = now or timezone.now()
+    wanted = {f"{kind}:{_turn_key(seat)}": (kind, seat) for kind, seat in candidates(now)}
+    known = set(
+        Notification.objects.filter(dedupe_key__in=wanted).values_list("dedupe_key", flat=True)
+    )
+    new = 0
+    for key, (kind, seat) in wanted.items():
+        if key in known or not seat.user.email or seat.user.on_vacation():
+            continue
+        with transaction.atomic():
+            outbox.queue(
+                kind=kind,
+                address=seat.user.email,
+                user=seat.user,
+                game=seat.game,
+                seat=seat.number,
+                move_count=seat.game.move_count,
+                turn_since=seat.to_move_since,
+                due_at=schedule.send_time(seat.user, now),
+                dedupe_key=key,
+            )
+        new += 1
+    return new

@@ -1,0 +1,139 @@
+"""'Your turn': one per turn, none while the game is open, preferences and mutes honoured."""
+
+import datetime
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from games import play
+from notify.models import Mute, Notification
+
+from .conftest import drain, mails_to, turn
+
+pytestmark = pytest.mark.django_db
+
+
+def test_one_mail_per_turn_for_a_turn_of_several_actions(game, anna, bert):
+    play.act(game.pk, anna, {"type": "add", "n": 2}, None)
+    drain()
+    assert mail.outbox == []  # anna is still to move
+    play.act(game.pk, anna, {"type": "end"}, None)
+    drain()
+    drain()
+    [message] = mails_to(bert)
+    assert message.subject == "Your turn in “Counting”"
+    assert f"http://127.0.0.1:8000/g/{game.pk}/" in message.body
+    assert "Anna adds 2." in message.body and "Anna ends the turn." in message.body
+    html = message.alternatives[0][0]
+    assert "Anna adds 2." in html and f'href="http://127.0.0.1:8000/g/{game.pk}/"' in html
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert message.extra_headers["List-Unsubscribe"].startswith("<http://127.0.0.1:8000/notify/")
+
+
+def test_since_your_last_turn_starts_after_your_own_last_move(game, anna, bert, clock):
+    turn(game, anna, 1)
+    turn(game, bert, 2)
+    turn(game, anna, 1)
+    drain()
+    last = mails_to(bert)[-1].body
+    assert "Anna adds 1." in last and "Anna ends the turn." in last
+    assert "Bert adds 2." not in last  # bert's own move is before his last turn
+
+
+def test_the_move_is_in_the_mail_even_after_a_later_one(game, anna, bert, settings):
+    turn(game, anna, 2)
+    turn(game, bert, 1)  # bert moves before any worker delivered anything
+    drain()
+    assert mails_to(bert) == []  # that turn is over: no stale e-mail
+    [to_anna] = mails_to(anna)
+    assert "Bert adds 1." in to_anna.body
+
+
+def test_no_mail_while_the_game_is_open_in_a_browser(game, anna, bert, clock):
+    client = Client()
+    client.force_login(bert)
+    assert client.get(f"/g/{game.pk}/poll?v=0&c=0").status_code == 200
+    turn(game, anna)
+    drain()
+    assert mails_to(bert) == []
+    assert Notification.objects.filter(user=bert, kind="turn").latest("pk").skipped == "game open"
+
+
+def test_a_page_seen_six_minutes_ago_does_not_stop_the_mail(game, anna, bert, clock):
+    client = Client()
+    client.force_login(bert)
+    client.get(f"/g/{game.pk}/")
+    clock.shift(datetime.timedelta(minutes=6))
+    turn(game, anna)
+    drain()
+    assert len(mails_to(bert)) == 1
+
+
+def test_presence_is_written_at_most_once_a_minute(game, bert, clock, django_assert_num_queries):
+    client = Client()
+    client.force_login(bert)
+    client.get(f"/g/{game.pk}/poll?v=0&c=0")
+    seen = game.seats.get(user=bert).last_seen
+    clock.shift(datetime.timedelta(seconds=30))
+    client.get(f"/g/{game.pk}/poll?v=0&c=0")
+    assert game.seats.get(user=bert).last_seen == seen
+    clock.shift(datetime.timedelta(seconds=31))
+    client.get(f"/g/{game.pk}/poll?v=0&c=0")
+    assert game.seats.get(user=bert).last_seen > seen
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        lambda bert, game: setattr(bert, "notify_turn", False),
+        lambda bert, game: setattr(bert, "vacation_until", datetime.date(2030, 6, 1)),
+        lambda bert, game: Mute.objects.create(user=bert, game=game),
+    ],
+    ids=["notify off", "on vacation", "muted"],
+)
+def test_no_turn_mail(game, anna, bert, setup):
+    setup(bert, game)
+    bert.save()
+    turn(game, anna)
+    drain()
+    assert mails_to(bert) == []
+
+
+@pytest.mark.parametrize("when", ["before the move", "after the move"])
+def test_preferences_are_checked_again_when_sending(game, anna, bert, when):
+    if when == "before the move":
+        bert.notify_turn = False
+        bert.save()
+    turn(game, anna)
+    bert.notify_turn = False
+    bert.save()
+    drain()
+    assert mails_to(bert) == []
+
+
+def test_german_player_gets_german_mail(game, anna, bert):
+    bert.language = "de"
+    bert.save()
+    turn(game, anna)
+    drain()
+    [message] = mails_to(bert)
+    assert message.subject == "Du bist am Zug in „Counting“"
+    assert "Seit deinem letzten Zug:" in message.body
+
+
+def test_game_started_and_finished_mails(count_kind, anna, bert, clock):
+    game = play.create_game(
+        anna, count_kind, title="Race", players=2, options={}, time_limit_days=3, private=False
+    )
+    play.join(game.pk, bert)
+    drain()
+    assert len([m for m in mail.outbox if "has started" in m.subject]) == 2
+    bert.notify_game_end = False
+    bert.save()
+    mail.outbox.clear()
+    play.resign(game.pk, anna)
+    drain()
+    [message] = mail.outbox
+    assert message.to == [anna.email] and message.subject == "“Race” is over"
+    assert "Anna resigned." in message.body and "Winner: Bert" in message.body
