@@ -104,6 +104,9 @@ else:
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5 * 60},
+}
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -171,3 +174,4 @@ LOGGING = {
 # Game hosting limits.
 CHAT_MAX_LENGTH = 500
 GAME_TIME_LIMIT_DAYS = [1, 3, 7, 14]
+VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)

@@ -93,6 +93,6 @@ def board_page(game: Game, user, at: int | None = None, error: str = "") -> Boar
         seats=seats,
         can_undo=can_undo,
         error=error,
-        result=game.result if game.status == Game.Status.FINISHED else None,
+        result=game.result if game.status in (Game.Status.FINISHED, Game.Status.ABORTED) else None,
         token=token,
     )

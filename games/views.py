@@ -44,6 +44,8 @@ def new_game(request, kind):
             options=form.options(),
             time_limit_days=data["time_limit_days"],
             private=data["private"],
+            timeout_policy=data["timeout_policy"],
+            vacation_allowed=data["vacation_allowed"],
         )
         return redirect(game)
     return render(request, "lobby/new_game.html", {"form": form, "kind": game_kind})
@@ -55,6 +57,7 @@ def my_games(request):
         Seat.objects.filter(user=request.user)
         .exclude(game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
         .select_related("game")
+        .prefetch_related("game__seats__user")
         .order_by("-to_move", "to_move_since", "-game__created_at")
     )
     return render(request, "lobby/my_games.html", {"seats": seats})
@@ -93,7 +96,7 @@ def _at(request) -> int | None:
 
 def game_page(request, game_id):
     game = _visible_game(request, game_id)
-    if game.status in (Game.Status.OPEN, Game.Status.ABORTED):
+    if not game.was_played:
         return render(request, "lobby/open_game.html", _open_context(request, game))
     return render(request, "games/game.html", _board_context(request, game, _at(request)))
 
@@ -142,7 +145,7 @@ def _board_context(request, game, at=None, error=""):
 
 def board(request, game_id):
     game = _visible_game(request, game_id)
-    if game.status in (Game.Status.OPEN, Game.Status.ABORTED):
+    if not game.was_played:
         raise Http404
     return render(
         request, "games/game.html#board-area", _board_context(request, game, _at(request))
@@ -225,7 +228,7 @@ def _answer(request, game_id, error: play.PlayError | None = None):
         context = _board_context(request, game, error=message)
         return render(request, "games/game.html#board-area", context, status=status)
     if error:
-        if game.status in (Game.Status.OPEN, Game.Status.ABORTED):
+        if not game.was_played:
             messages.error(request, message)
             return render(
                 request, "lobby/open_game.html", _open_context(request, game), status=status
