@@ -392,8 +392,9 @@ def time_out(game_id: int, expected_deadline) -> str | None:
 
     The late players are all seats still to move (several in a simultaneous
     phase, e.g. Tal's plans: those who have already handed in theirs are not
-    late). A seat on a vacation the game allows is not late; if nobody else
-    is to move, the clock is stopped rather than run out (``sync_clock``).
+    late). The clock is the game's, not a seat's: if it ran out, everyone to
+    move is late, on vacation or not. Only when all of them are on a vacation
+    the game allows is nothing done here: ``sync_clock`` stops the clock.
 
     Policy "the late player loses": the late seats and their teams lose, the
     others win. If that leaves no winner (everyone is late, or the late seats'
@@ -414,13 +415,9 @@ def time_out(game_id: int, expected_deadline) -> str | None:
         ):
             return None
         movers = _movers(game)
-        late = [
-            seat.number
-            for seat in movers
-            if not (game.vacation_allowed and seat.user.on_vacation())
-        ]
-        if not late:
+        if not movers or _away(game, movers):
             return None
+        late = [seat.number for seat in movers]
         details = {"timed_out": late}
         game.version += 1
         if game.timeout_policy == Game.TimeoutPolicy.LOSE and len(_losers(game, late)) < (
