@@ -2,7 +2,8 @@
 
 The link carries a signed token holding the user's id and the secret of their
 ``CalendarKey``; a new secret (settings: "new link") makes every older link
-answer 404.
+answer 404. A game whose clock stands still for a vacation has no deadline,
+so it has no event until the clock runs again.
 """
 
 from __future__ import annotations

@@ -6,10 +6,13 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.conf import settings
+from django.contrib.admin import site
 from django.core.management import call_command
 from django.db import connection
+from django.test import RequestFactory
 
 from games import deadlines, play, tasks
+from games.admin import GameAdmin
 from games.models import Game
 from tests.conftest import need_service
 from tests.factories import UserFactory
@@ -234,6 +237,22 @@ def test_abort_ends_a_running_game_without_winners(count_kind, pair):
     assert not game.seats.filter(to_move=True).exists()
     with pytest.raises(play.PlayError):
         play.abort(game.pk, reason)
+
+
+@pytest.mark.django_db
+def test_the_admin_abort_tells_the_players_of_a_running_game(count_kind, pair):
+    running = new_game(count_kind, pair)
+    waiting = play.create_game(
+        pair[0], count_kind, title="Open", players=2, options={}, time_limit_days=3, private=False
+    )
+    request = RequestFactory().post("/")
+    with finished_signals() as told:
+        GameAdmin(Game, site).abort_games(request, Game.objects.all())
+    assert told == [(running.pk, Game.Status.ABORTED)]
+    assert set(Game.objects.values_list("status", flat=True)) == {Game.Status.ABORTED}
+    running.refresh_from_db()
+    assert running.result["reason"]["key"] == "A moderator aborted the game."
+    assert waiting.pk != running.pk
 
 
 @pytest.mark.django_db
