@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 
+from django.db.models import Q
 from django.utils import timezone
 
 from . import play, vacation
@@ -29,7 +30,11 @@ def clock_candidates() -> list[int]:
         seats__to_move=True,
         seats__user__vacation_until__gte=today,
     )
-    to_resume = Game.objects.filter(status=Game.Status.ACTIVE, deadline__isnull=True)
+    # Stopped clocks with someone to move who is back (one filter: the same seat).
+    back = Q(seats__user__vacation_until__isnull=True) | Q(seats__user__vacation_until__lt=today)
+    to_resume = Game.objects.filter(status=Game.Status.ACTIVE, deadline__isnull=True).filter(
+        Q(vacation_allowed=False) | Q(seats__to_move=True) & back
+    )
     ids = set(to_pause.values_list("pk", flat=True)) | set(to_resume.values_list("pk", flat=True))
     return sorted(ids)
 

@@ -286,6 +286,8 @@ def test_the_celery_task_is_scheduled_and_sweeps(clock, count_kind, pair):
 @pytest.mark.django_db
 def test_the_policy_is_chosen_at_creation_and_shown(client, count_kind, pair):
     client.force_login(pair[0])
+    form = client.get("/new/count/").content.decode()
+    assert 'name="timeout_policy"' in form and 'name="vacation_allowed"' in form
     client.post(
         "/new/count/",
         {
