@@ -26,8 +26,13 @@ def _key(user) -> CalendarKey:
     return CalendarKey.objects.get_or_create(user=user)[0]
 
 
+def _signer() -> signing.Signer:
+    # No timestamp: the link must stay the same until the user asks for a new one.
+    return signing.Signer(salt=SALT)
+
+
 def feed_token(user) -> str:
-    return signing.dumps([user.pk, _key(user).secret], salt=SALT)
+    return _signer().sign_object([user.pk, _key(user).secret])
 
 
 def feed_url(user) -> str:
@@ -44,7 +49,7 @@ def new_link(user) -> None:
 def user_for_token(token: str):
     """The active user the token belongs to, or None if it is forged or revoked."""
     try:
-        user_id, secret = signing.loads(token, salt=SALT)
+        user_id, secret = _signer().unsign_object(token)
     except (signing.BadSignature, ValueError, TypeError):
         return None
     key = (
