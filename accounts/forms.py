@@ -2,6 +2,9 @@ from django import forms
 from django.conf import settings
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from games import vacation
 
 from .models import User
 
@@ -26,3 +29,23 @@ class SettingsForm(forms.ModelForm):
             if clash.exclude(pk=self.instance.pk).exists():
                 raise forms.ValidationError(_("Another player already uses this name."))
         return name
+
+    def clean_vacation_until(self):
+        until = self.cleaned_data["vacation_until"]
+        years = vacation.overdrawn_years(self.instance, until)
+        if years:
+            raise forms.ValidationError(
+                ngettext(
+                    "This is more than your %(n)d vacation day a year (%(years)s).",
+                    "This is more than your %(n)d vacation days a year (%(years)s).",
+                    vacation.allowance(),
+                )
+                % {"n": vacation.allowance(), "years": ", ".join(map(str, years))}
+            )
+        return until
+
+    def save(self, commit=True):
+        user = super().save(commit)
+        if commit:
+            vacation.book(user)
+        return user

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from games import ical, vacation
 from games.models import Game
 
 from .forms import SettingsForm
@@ -24,7 +25,13 @@ def settings_view(request):
         response = redirect("settings")
         _remember_language(response, user.language)
         return response
-    return render(request, "accounts/settings.html", {"form": form})
+    context = {
+        "form": form,
+        "vacation_days_left": vacation.days_left(request.user),
+        "vacation_days_per_year": vacation.allowance(),
+        "calendar_url": ical.feed_url(request.user),
+    }
+    return render(request, "accounts/settings.html", context)
 
 
 def profile(request, username):

@@ -134,6 +134,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "inte
 CELERY_BEAT_SCHEDULE = {
     "notify-drain": {"task": "notify.tasks.drain", "schedule": 60.0},
     "notify-reminders": {"task": "notify.tasks.remind", "schedule": 300.0},
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5 * 60},
 }
 
 # Sessions live in the database: a Redis outage must not sign everyone out.
@@ -234,3 +235,4 @@ LOGGING = {
 # Game hosting limits.
 CHAT_MAX_LENGTH = 500
 GAME_TIME_LIMIT_DAYS = [1, 3, 7, 14]
+VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)

@@ -1,7 +1,9 @@
 from django.contrib import admin
-from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
+from enginekit import N_, msg
+
+from . import play
 from .models import ChatMessage, Game, Move, Seat
 
 
@@ -65,10 +67,15 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Abort the selected games"))
     def abort_games(self, request, queryset):
-        games = queryset.exclude(status=Game.Status.FINISHED)
-        Seat.objects.filter(game__in=games).update(to_move=False, to_move_since=None)
-        # A new version makes open pages notice at their next poll.
-        games.update(status=Game.Status.ABORTED, version=F("version") + 1, deadline=None)
+        # Through play.abort, so the players of a running game are told.
+        reason = msg(N_("A moderator aborted the game."))
+        for pk in queryset.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).values_list(
+            "pk", flat=True
+        ):
+            try:
+                play.abort(pk, reason)
+            except play.PlayError:
+                pass  # it ended meanwhile
 
 
 @admin.register(ChatMessage)

@@ -2,6 +2,8 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from .models import Game
+
 
 class NewGameForm(forms.Form):
     """The fields every game has, plus one field per option of the engine's schema."""
@@ -13,6 +15,19 @@ class NewGameForm(forms.Form):
         coerce=int,
         initial=3,
         choices=[(d, _("%(n)d days") % {"n": d}) for d in settings.GAME_TIME_LIMIT_DAYS],
+    )
+    timeout_policy = forms.ChoiceField(
+        label=_("When a player runs out of time"),
+        choices=Game.TimeoutPolicy.choices,
+        initial=Game.TimeoutPolicy.LOSE,
+        # Clients that predate the choice get the default rather than a refusal.
+        required=False,
+    )
+    vacation_allowed = forms.BooleanField(
+        label=_("Vacation stops the clock"),
+        help_text=_("While everyone who must move is on vacation, their time does not run."),
+        required=False,
+        initial=True,
     )
     private = forms.BooleanField(
         label=_("Private game (only people with the invite link can join)"), required=False
@@ -41,6 +56,9 @@ class NewGameForm(forms.Form):
             field.initial = spec.get("default")
             self.fields[name] = field
             self.option_names.append(spec["name"])
+
+    def clean_timeout_policy(self):
+        return self.cleaned_data["timeout_policy"] or Game.TimeoutPolicy.LOSE
 
     def options(self) -> dict:
         return {name: self.cleaned_data[f"option_{name}"] for name in self.option_names}

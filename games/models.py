@@ -28,6 +28,10 @@ class Game(models.Model):
         FINISHED = "finished", _("finished")
         ABORTED = "aborted", _("aborted")
 
+    class TimeoutPolicy(models.TextChoices):
+        LOSE = "lose", _("the late player loses")
+        ABORT = "abort", _("the game is aborted")
+
     kind = models.CharField(max_length=20)
     title = models.CharField(_("title"), max_length=80)
     options = models.JSONField(default=dict, blank=True)
@@ -44,6 +48,16 @@ class Game(models.Model):
     private = models.BooleanField(_("private"), default=False)
     time_limit_days = models.PositiveSmallIntegerField(_("time per move (days)"), default=3)
     deadline = models.DateTimeField(null=True, blank=True)
+    timeout_policy = models.CharField(
+        _("when time runs out"),
+        max_length=10,
+        choices=TimeoutPolicy.choices,
+        default=TimeoutPolicy.LOSE,
+    )
+    vacation_allowed = models.BooleanField(_("vacation stops the clock"), default=True)
+    # While everyone who must move is on vacation the clock stands still:
+    # deadline is None and this holds the time that was left.
+    paused_remaining = models.DurationField(null=True, blank=True)
     # move_count counts the moves in force (undone ones excluded); version changes
     # on every change to the game's position, so a poll compares one integer.
     move_count = models.PositiveIntegerField(default=0)
@@ -105,6 +119,15 @@ class Game(models.Model):
         if not self.private or user.is_staff:
             return True
         return self.seat_of(user) is not None
+
+    @property
+    def was_played(self) -> bool:
+        """Started at some point, so it has a board (even if aborted later)."""
+        return self.started_at is not None and self.status != self.Status.OPEN
+
+    @property
+    def clock_paused(self) -> bool:
+        return self.status == self.Status.ACTIVE and self.paused_remaining is not None
 
     def seat_of(self, user) -> "Seat | None":
         if not user.is_authenticated:
@@ -193,3 +216,41 @@ class Receipt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.request_id} in {self.game_id}"
+
+
+class VacationDay(models.Model):
+    """A day on which a player was (or is booked to be) on vacation.
+
+    Counting these rows, not the current ``vacation_until``, is what makes the
+    yearly allowance hold: clearing the date and setting it again cannot
+    give back a day that has begun.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacation_days"
+    )
+    day = models.DateField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "day"], name="one_vacation_day")]
+        ordering = ["user", "day"]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.day}"
+
+
+def new_calendar_secret() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class CalendarKey(models.Model):
+    """The secret inside a user's calendar feed link; a new one revokes the old link."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_key"
+    )
+    secret = models.CharField(max_length=32, default=new_calendar_secret)
+    issued_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"calendar key of {self.user}"

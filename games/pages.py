@@ -100,6 +100,6 @@ def board_page(
         can_undo=can_undo,
         error=error,
         notice=notice,
-        result=game.result if game.status == Game.Status.FINISHED else None,
+        result=game.result if game.status in (Game.Status.FINISHED, Game.Status.ABORTED) else None,
         token=token,
     )

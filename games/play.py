@@ -1,4 +1,5 @@
-"""What players do to a game: join, leave, start, act, take back, resign, chat.
+"""What players do to a game: join, leave, start, act, take back, resign, chat;
+and what the clock does to it: pause for vacation, time out, abort.
 
 Plain functions; views only translate requests and errors. Every change to a
 running game happens in one transaction holding the game's row lock.
@@ -69,8 +70,21 @@ def _running_seat(game: Game, user) -> Seat:
     return seat
 
 
-def create_game(user, kind, *, title, players, options, time_limit_days, private) -> Game:
+def create_game(
+    user,
+    kind,
+    *,
+    title,
+    players,
+    options,
+    time_limit_days,
+    private,
+    timeout_policy: str = Game.TimeoutPolicy.LOSE,
+    vacation_allowed: bool = True,
+) -> Game:
     engine = kind.engine
+    if timeout_policy not in Game.TimeoutPolicy.values:
+        raise PlayError(_("Unknown timeout policy."))
     options = engine.validate_options(players, options)
     with transaction.atomic():
         game = Game.objects.create(
@@ -82,6 +96,8 @@ def create_game(user, kind, *, title, players, options, time_limit_days, private
             created_by=user,
             time_limit_days=time_limit_days,
             private=private,
+            timeout_policy=timeout_policy,
+            vacation_allowed=vacation_allowed,
         )
         Seat.objects.create(game=game, user=user)
     return game
@@ -145,8 +161,11 @@ def _after_change(game: Game, state: Any) -> None:
     result = engine.result(state)
     active = set() if result is not None else set(engine.active_seats(state))
     began = []
+    movers = []
     for seat in game.seats.select_related("user"):
         to_move = seat.number in active
+        if to_move:
+            movers.append(seat)
         if to_move != seat.to_move:
             seat.to_move = to_move
             seat.to_move_since = now if to_move else None
@@ -156,18 +175,29 @@ def _after_change(game: Game, state: Any) -> None:
     if result is not None:
         _finish(game, result)
         return
-    game.deadline = now + timedelta(days=game.time_limit_days)
+    # Every change gives the seats to move the full time again.
+    full = timedelta(days=game.time_limit_days)
+    if _away(game, movers):
+        game.deadline, game.paused_remaining = None, full
+    else:
+        game.deadline, game.paused_remaining = now + full, None
     game.save()
     if began:
         signals.turn_started.send(sender=Game, game=game, seats=began, move_count=game.move_count)
 
 
-def _finish(game: Game, result: dict) -> None:
-    """End a locked, running game with ``result``; everyone stops being to move."""
-    game.status = Game.Status.FINISHED
+def _finish(game: Game, result: dict, status: str = Game.Status.FINISHED) -> None:
+    """End a locked, running game with ``result``; everyone stops being to move.
+
+    ``status`` is ABORTED when the game ends without a result that counts
+    (``result`` then has no winners, only the reason); receivers of
+    ``game_finished`` tell the two apart by ``game.status``.
+    """
+    game.status = status
     game.result = result
     game.finished_at = timezone.now()
     game.deadline = None
+    game.paused_remaining = None
     game.save()
     game.seats.update(to_move=False, to_move_since=None)
     signals.game_finished.send(sender=Game, game=game)
@@ -277,19 +307,157 @@ def resign(game_id: int, user) -> Game:
         seat = _running_seat(game, user)
         seat.resigned = True
         seat.save(update_fields=["resigned"])
-        engine = game.engine
-        losers = set(getattr(engine, "teammates", lambda g, s: [s])(game.players, seat.number))
-        others = [n for n in range(game.players) if n not in losers]
         game.version += 1
         _finish(
             game,
-            {
-                "winners": others,
-                "ranking": others + sorted(losers),
-                "reason": msg(N_("{player} resigned."), player=seat.number),
-                "details": {"resigned": seat.number},
-            },
+            _losing_result(
+                game,
+                [seat.number],
+                msg(N_("{player} resigned."), player=seat.number),
+                {"resigned": seat.number},
+            ),
         )
+    return game
+
+
+def _losers(game: Game, seats: list[int]) -> set[int]:
+    """``seats`` and everyone who wins or loses with them (their teams)."""
+    teammates = getattr(game.engine, "teammates", lambda players, seat: [seat])
+    return {mate for seat in seats for mate in teammates(game.players, seat)}
+
+
+def _losing_result(game: Game, seats: list[int], reason: dict, details: dict) -> dict:
+    """The result when ``seats`` (and their teams) lose and everyone else wins."""
+    losers = _losers(game, seats)
+    others = [n for n in range(game.players) if n not in losers]
+    return {
+        "winners": others,
+        "ranking": others + sorted(losers),
+        "reason": reason,
+        "details": details,
+    }
+
+
+# -- the clock ------------------------------------------------------------------
+
+
+def _away(game: Game, movers: list[Seat]) -> bool:
+    """Whether the clock stands still: everyone who must move is on a vacation the game allows."""
+    return bool(
+        game.vacation_allowed and movers and all(seat.user.on_vacation() for seat in movers)
+    )
+
+
+def _movers(game: Game) -> list[Seat]:
+    return list(game.seats.filter(to_move=True).select_related("user").order_by("number"))
+
+
+def sync_clock(game_id: int) -> str | None:
+    """Stop or restart a running game's clock for its movers' vacations.
+
+    The clock stops when every seat to move is on vacation (and the game
+    allows vacation) and keeps the time that was left; it restarts with that
+    time as soon as one of them is back. Returns "paused", "resumed" or None
+    (nothing to change), so running it again changes nothing more.
+    """
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.ACTIVE:
+            return None
+        now = timezone.now()
+        away = _away(game, _movers(game))
+        if away and game.deadline is not None:
+            # Late already when the vacation began: no time is given back.
+            game.paused_remaining = max(game.deadline - now, timedelta(0))
+            game.deadline = None
+            game.save(update_fields=["deadline", "paused_remaining"])
+            return "paused"
+        if not away and game.deadline is None:
+            left = game.paused_remaining
+            if left is None:  # a running game always has one of the two; repair if not
+                left = timedelta(days=game.time_limit_days)
+            game.deadline = now + left
+            game.paused_remaining = None
+            game.save(update_fields=["deadline", "paused_remaining"])
+            return "resumed"
+    return None
+
+
+def time_out(game_id: int, expected_deadline) -> str | None:
+    """Apply the game's timeout policy, if its deadline ``expected_deadline`` has passed.
+
+    Does nothing (returns None) unless the game is still running with exactly
+    that deadline and it lies in the past: a second sweep, or one racing this
+    one, finds the game finished or its deadline moved and leaves it alone.
+
+    The late players are all seats still to move (several in a simultaneous
+    phase, e.g. Tal's plans: those who have already handed in theirs are not
+    late). The clock is the game's, not a seat's: if it ran out, everyone to
+    move is late, on vacation or not. Only when all of them are on a vacation
+    the game allows is nothing done here: ``sync_clock`` stops the clock.
+
+    Policy "the late player loses": the late seats and their teams lose, the
+    others win. If that leaves no winner (everyone is late, or the late seats'
+    teams are everyone), the game is aborted instead: nobody won it.
+    Policy "the game is aborted": the game is aborted.
+
+    Either way the game ends through ``_finish``, so ``game_finished`` tells
+    everyone, with the reason in the result. Returns "lost", "aborted" or None.
+    """
+    with transaction.atomic():
+        game = _locked(game_id)
+        now = timezone.now()
+        if (
+            game.status != Game.Status.ACTIVE
+            or game.deadline is None
+            or game.deadline != expected_deadline
+            or game.deadline > now
+        ):
+            return None
+        movers = _movers(game)
+        if not movers or _away(game, movers):
+            return None
+        late = [seat.number for seat in movers]
+        details = {"timed_out": late}
+        game.version += 1
+        if game.timeout_policy == Game.TimeoutPolicy.LOSE and len(_losers(game, late)) < (
+            game.players
+        ):
+            _finish(game, _losing_result(game, late, _late_reason(late), details))
+            return "lost"
+        reason = msg(N_("The game was aborted: {players} did not move in time."), players=late)
+        _finish(
+            game,
+            {"winners": [], "ranking": [], "reason": reason, "details": details},
+            Game.Status.ABORTED,
+        )
+        return "aborted"
+
+
+def _late_reason(late: list[int]) -> dict:
+    if len(late) == 1:
+        return msg(N_("{player} did not move in time and lost."), player=late[0])
+    return msg(N_("{players} did not move in time and lost."), players=late)
+
+
+def abort(game_id: int, reason: dict) -> Game:
+    """Stop a game for good (moderators): nobody wins, ``reason`` (a Message) says why.
+
+    A running game ends through ``_finish``, so its players are told; a game
+    still waiting for players is just closed.
+    """
+    with transaction.atomic():
+        game = _locked(game_id)
+        game.version += 1
+        if game.status == Game.Status.OPEN:
+            game.status = Game.Status.ABORTED
+            game.result = {"winners": [], "ranking": [], "reason": reason, "details": {}}
+            game.save(update_fields=["status", "result", "version"])
+        elif game.status == Game.Status.ACTIVE:
+            result = {"winners": [], "ranking": [], "reason": reason, "details": {"aborted": True}}
+            _finish(game, result, Game.Status.ABORTED)
+        else:
+            raise PlayError(_("This game is already over."), 409)
     return game
 
 

@@ -15,6 +15,19 @@ def _is_player_arg(name: str, value: Any) -> bool:
     )
 
 
+def _is_players_arg(name: str, value: Any) -> bool:
+    """A list of seat numbers (the site's own messages, e.g. who ran out of time)."""
+    return (
+        isinstance(value, list)
+        and (name == "players" or name.endswith("_players"))
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
+
+
+def _name(names: dict[int, str], seat: int) -> str:
+    return names.get(seat, gettext("Seat %(n)d") % {"n": seat + 1})
+
+
 def _word(value: Any) -> str:
     return gettext(value) if isinstance(value, str) and value else str(value)
 
@@ -26,7 +39,9 @@ def render(message: dict | None, names: dict[int, str]) -> str:
     args = {}
     for name, value in (message.get("args") or {}).items():
         if _is_player_arg(name, value):
-            args[name] = names.get(value, gettext("Seat %(n)d") % {"n": value + 1})
+            args[name] = _name(names, value)
+        elif _is_players_arg(name, value):
+            args[name] = ", ".join(_name(names, seat) for seat in value)
         elif isinstance(value, list):
             args[name] = ", ".join(_word(v) for v in value)
         else:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import calendar_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -9,6 +9,8 @@ urlpatterns = [
     path("archive/", views.archive, name="archive"),
     path("next/", views.next_game, name="next_game"),
     path("invite/<str:token>/", views.invite, name="invite"),
+    path("calendar/<str:token>.ics", calendar_views.calendar_feed, name="calendar_feed"),
+    path("settings/calendar/new/", calendar_views.new_calendar_link, name="new_calendar_link"),
     path("g/<int:game_id>/", views.game_page, name="game"),
     path("g/<int:game_id>/board", views.board, name="game_board"),
     path("g/<int:game_id>/poll", views.poll, name="game_poll"),

@@ -52,6 +52,8 @@ def new_game(request, kind):
             options=form.options(),
             time_limit_days=data["time_limit_days"],
             private=data["private"],
+            timeout_policy=data["timeout_policy"],
+            vacation_allowed=data["vacation_allowed"],
         )
         return redirect(game)
     return render(request, "lobby/new_game.html", {"form": form, "kind": game_kind})
@@ -63,6 +65,7 @@ def my_games(request):
         Seat.objects.filter(user=request.user)
         .exclude(game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
         .select_related("game")
+        .prefetch_related("game__seats__user")
         .order_by("-to_move", "to_move_since", "-game__created_at")
     )
     return render(request, "lobby/my_games.html", {"seats": seats})
@@ -149,7 +152,7 @@ def _at(request) -> int | None:
 @game_route
 def game_page(request, game):
     presence.seen(request, game.pk)
-    if game.status in (Game.Status.OPEN, Game.Status.ABORTED):
+    if not game.was_played:
         return render(request, "lobby/open_game.html", _open_context(request, game))
     return render(request, "games/game.html", _board_context(request, game, _at(request)))
 
@@ -203,7 +206,7 @@ def board(request, game):
 
 
 def _board_response(request, game):
-    if game.status in (Game.Status.OPEN, Game.Status.ABORTED):
+    if not game.was_played:
         return _not_found(request)
     return render(
         request, "games/game.html#board-area", _board_context(request, game, _at(request))
@@ -284,11 +287,11 @@ def _answer(request, game, error: play.PlayError | None = None, notice: str = ""
             answer["recorded"] = True
         return JsonResponse(answer)
     message = error.message if error else ""
-    if request.htmx and game.status not in (Game.Status.OPEN, Game.Status.ABORTED):
+    if request.htmx and game.was_played:
         context = _board_context(request, game, error=message, notice=notice)
         return render(request, "games/game.html#board-area", context, status=status)
     if error:
-        if game.status in (Game.Status.OPEN, Game.Status.ABORTED):
+        if not game.was_played:
             messages.error(request, message)
             return render(
                 request, "lobby/open_game.html", _open_context(request, game), status=status

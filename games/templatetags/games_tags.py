@@ -1,4 +1,6 @@
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timeuntil
 
 from games import text
 from games.actions import compact_json
@@ -23,3 +25,12 @@ def get_item(mapping, key):
         return mapping[key]
     except (KeyError, IndexError, TypeError):
         return None
+
+
+@register.filter
+def duration_text(value):
+    """A timedelta in words ("2 days, 3 hours"), in the reader's language."""
+    if value is None:
+        return ""
+    now = timezone.now()
+    return timeuntil(now + value, now)

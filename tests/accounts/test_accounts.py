@@ -53,7 +53,8 @@ def test_password_reset_sends_a_link(client, django_capture_on_commit_callbacks)
     assert "/accounts/password/reset/key/" in mail.outbox[0].body
 
 
-def test_settings_store_language_time_zone_and_notifications(client):
+def test_settings_store_language_time_zone_and_notifications(client, settings):
+    settings.VACATION_DAYS_PER_YEAR = 366  # the date below must not hit the allowance
     user = UserFactory()
     client.force_login(user)
     response = client.post(

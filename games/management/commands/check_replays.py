@@ -48,6 +48,7 @@ class Command(BaseCommand):
             game.status == Game.Status.FINISHED
             and game.result
             and not game.seats.filter(resigned=True).exists()
+            and "timed_out" not in (game.result.get("details") or {})
             and result != game.result
         ):
             return "the replayed result differs from the stored one"
