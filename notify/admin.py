@@ -33,6 +33,9 @@ class NotificationAdmin(admin.ModelAdmin):
     list_display = ("created_at", "kind", "address", "game", "due_at", "state", "attempts")
     list_filter = (StateFilter, "kind")
     search_fields = ("address", "dedupe_key")
+    # The body of account mail holds sign-up and password-reset keys: no
+    # moderator may read them.
+    exclude = ("text", "html")
     actions = ["retry_now"]
 
     def has_add_permission(self, request):

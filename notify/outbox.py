@@ -121,6 +121,10 @@ def deliver(pk: int) -> str:
         Notification.objects.filter(pk__in=bundled).update(claimed_at=None)
         return "failed"
     Notification.objects.filter(pk__in=[pk, *bundled]).update(sent_at=now, last_error="")
+    if row.kind == Notification.Kind.RAW:
+        # Account mail carries sign-up and password-reset keys: once delivered,
+        # the outbox keeps no copy of them.
+        Notification.objects.filter(pk=pk).update(text="", html="")
     return "sent"
 
 
