@@ -88,7 +88,9 @@ def test_state_cache_round_trips_through_redis(started, monkeypatch):
     need_service(bool(settings.REDIS_URL), "Redis (REDIS_URL)")
     from django.core.cache import caches
 
-    assert caches["default"].__class__.__name__ == "RedisCache"
+    from django.core.cache.backends.redis import RedisCache
+
+    assert isinstance(caches["default"], RedisCache)
     game, first, _ = started
     play.act(game.pk, first, {"type": "add", "n": 2}, None)
     game.refresh_from_db()
