@@ -87,7 +87,6 @@ def test_many_racing_moves_leave_a_log_without_gaps_or_duplicates(started):
 def test_state_cache_round_trips_through_redis(started, monkeypatch):
     need_service(bool(settings.REDIS_URL), "Redis (REDIS_URL)")
     from django.core.cache import caches
-
     from django.core.cache.backends.redis import RedisCache
 
     assert isinstance(caches["default"], RedisCache)
