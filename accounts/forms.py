@@ -19,7 +19,11 @@ class SettingsForm(forms.ModelForm):
     class Meta:
         model = User
         fields = User.PREFERENCE_FIELDS
-        widgets = {"vacation_until": forms.DateInput(attrs={"type": "date"})}
+        widgets = {
+            "vacation_until": forms.DateInput(attrs={"type": "date"}),
+            "quiet_from": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "quiet_until": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        }
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"].strip()

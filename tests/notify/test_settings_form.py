@@ -13,6 +13,8 @@ def test_notification_preferences_are_on_the_settings_page(users):
     page = client.get("/settings/").content.decode()
     for field in ("quiet_from", "quiet_until", "digest_hour", "notify_last_warning"):
         assert f'name="{field}"' in page
+    # Quiet hours are picked with the browser's time picker, as hours and minutes.
+    assert 'type="time" name="quiet_from" value="22:00"' in page
     data = {
         "display_name": "Anna",
         "language": "",
