@@ -154,8 +154,14 @@ def _start(game: Game) -> None:
     transaction.on_commit(lambda: replay.store(game, number, count, state))
 
 
-def _after_change(game: Game, state: Any) -> None:
-    """Bring the denormalised turn data and the result in line with ``state``."""
+def _after_change(game: Game, state: Any, moved_on: bool = False) -> None:
+    """Bring the denormalised turn data, the clock and the result in line with ``state``.
+
+    The clock restarts with the full time only when a turn changes hands (a
+    seat starts to move, or ``moved_on``: another seat moved meanwhile, as in a
+    forced pass). Steps within a turn, a take-back, or one seat handing in its
+    plan while others still write theirs do not give anyone time back.
+    """
     engine = game.engine
     now = timezone.now()
     result = engine.result(state)
@@ -175,12 +181,17 @@ def _after_change(game: Game, state: Any) -> None:
     if result is not None:
         _finish(game, result)
         return
-    # Every change gives the seats to move the full time again.
-    full = timedelta(days=game.time_limit_days)
-    if _away(game, movers):
-        game.deadline, game.paused_remaining = None, full
+    if began or moved_on or (game.deadline is None and game.paused_remaining is None):
+        left = timedelta(days=game.time_limit_days)
+    elif game.deadline is not None:
+        left = max(game.deadline - now, timedelta(0))
     else:
-        game.deadline, game.paused_remaining = now + full, None
+        left = game.paused_remaining
+    # A vacation stops the clock, unless the time had already run out.
+    if _away(game, movers) and left > timedelta(0):
+        game.deadline, game.paused_remaining = None, left
+    else:
+        game.deadline, game.paused_remaining = now + left, None
     game.save()
     if began:
         signals.turn_started.send(sender=Game, game=game, seats=began, move_count=game.move_count)
@@ -261,9 +272,10 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
         except IntegrityError:
             raise StaleMove() from None
         game.move_count += 1
+        own = number
         state, number = _play_forced_moves(game, state, number)
         game.version += 1
-        _after_change(game, state)
+        _after_change(game, state, moved_on=number > own)
         count = game.move_count
         transaction.on_commit(lambda: replay.store(game, number, count, state))
     return game
@@ -366,9 +378,9 @@ def sync_clock(game_id: int) -> str | None:
             return None
         now = timezone.now()
         away = _away(game, _movers(game))
-        if away and game.deadline is not None:
-            # Late already when the vacation began: no time is given back.
-            game.paused_remaining = max(game.deadline - now, timedelta(0))
+        if away and game.deadline is not None and game.deadline > now:
+            # Late already when the vacation began: no pause, the timeout applies.
+            game.paused_remaining = game.deadline - now
             game.deadline = None
             game.save(update_fields=["deadline", "paused_remaining"])
             return "paused"

@@ -67,7 +67,9 @@ def test_the_event_follows_the_deadline_when_a_move_is_made(client, count_kind, 
         url = ical.feed_url(player)
         uid = str(next(iter(_events(_feed(client, url)).values()))["uid"])
         clock.shift(DAY)
-        play.act(game.pk, mover(game), {"type": "add", "n": 1}, None)
+        first = mover(game)
+        play.act(game.pk, first, {"type": "add", "n": 1}, None)
+        play.act(game.pk, first, {"type": "end"}, None)  # the turn changes hands
         event = next(iter(_events(_feed(client, url)).values()))
     assert str(event["uid"]) == uid  # the same event, moved
     assert event.decoded("dtstart") == START + 4 * DAY

@@ -47,11 +47,28 @@ def test_nothing_happens_before_the_deadline(clock, count_kind, pair):
 def test_a_move_gives_the_next_player_the_full_time_again(clock, count_kind, pair):
     game = new_game(count_kind, pair)
     clock.shift(2 * DAY)
-    play.act(game.pk, mover(game), {"type": "add", "n": 1}, None)
+    first = mover(game)
+    play.act(game.pk, first, {"type": "add", "n": 1}, None)
     game.refresh_from_db()
-    assert game.deadline == START + 5 * DAY
+    assert game.deadline == START + 3 * DAY  # a step within the turn gives no time back
+    clock.shift(DAY / 2)
+    play.act(game.pk, first, {"type": "end"}, None)
+    game.refresh_from_db()
+    assert game.deadline == START + 2.5 * DAY + 3 * DAY
     clock.shift(2 * DAY)
     assert deadlines.sweep()["timed_out"] == 0
+
+
+@pytest.mark.django_db
+def test_a_take_back_gives_no_time_back(clock, count_kind, pair):
+    game = new_game(count_kind, pair)
+    first = mover(game)
+    clock.shift(2 * DAY)
+    for _ in range(3):
+        play.act(game.pk, first, {"type": "add", "n": 1}, None)
+        play.undo(game.pk, first, None)
+    game.refresh_from_db()
+    assert game.deadline == START + 3 * DAY
 
 
 @pytest.mark.django_db
@@ -107,7 +124,9 @@ def test_time_out_only_acts_on_exactly_the_deadline_it_was_given(clock, count_ki
     old = game.deadline
     assert play.time_out(game.pk, old) is None  # not yet due
     clock.shift(2 * DAY)
-    play.act(game.pk, mover(game), {"type": "add", "n": 1}, None)
+    first = mover(game)
+    play.act(game.pk, first, {"type": "add", "n": 1}, None)
+    play.act(game.pk, first, {"type": "end"}, None)
     clock.shift(2 * DAY)
     # A sweep that read the game before this move must not end it.
     assert play.time_out(game.pk, old) is None
