@@ -405,8 +405,8 @@ def time_out(game_id: int, expected_deadline) -> str | None:
     The late players are all seats still to move (several in a simultaneous
     phase, e.g. Tal's plans: those who have already handed in theirs are not
     late). The clock is the game's, not a seat's: if it ran out, everyone to
-    move is late, on vacation or not. Only when all of them are on a vacation
-    the game allows is nothing done here: ``sync_clock`` stops the clock.
+    move is late, on vacation or not: a vacation stops the clock only while
+    time is left (``sync_clock``), so it cannot save a player already late.
 
     Policy "the late player loses": the late seats and their teams lose, the
     others win. If that leaves no winner (everyone is late, or the late seats'
@@ -427,7 +427,7 @@ def time_out(game_id: int, expected_deadline) -> str | None:
         ):
             return None
         movers = _movers(game)
-        if not movers or _away(game, movers):
+        if not movers:
             return None
         late = [seat.number for seat in movers]
         details = {"timed_out": late}

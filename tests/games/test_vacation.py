@@ -201,3 +201,16 @@ def _settings_form(user, until):
         "quiet_until": "07:00",
         "vacation_until": until.isoformat() if until else "",
     }
+
+
+def test_a_vacation_begun_after_the_deadline_does_not_save_the_late_player(
+    clock, count_kind, pair
+):
+    game = new_game(count_kind, pair)
+    late = mover(game)
+    clock.shift(3 * DAY + MINUTE)  # the time has run out, the sweep has not come yet
+    go_on_vacation(late, TODAY + 20 * DAY)
+    counts = deadlines.sweep()
+    assert counts["paused"] == 0 and counts["timed_out"] == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
