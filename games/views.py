@@ -123,8 +123,11 @@ def game_route(view=None, *, invite_opens=False):
             except GameHidden:
                 game = None
                 if invite_opens:
+                    # An invite opens a game only while it waits for players: an
+                    # old link must not become a pass to read the game later.
                     invited = Game.from_invite_token(_invite_token(request))
-                    game = invited if invited and invited.pk == game_id else None
+                    if invited and invited.pk == game_id and invited.status == Game.Status.OPEN:
+                        game = invited
                 if game is None:
                     return _not_found(request)
             return view(request, game, *args, **kwargs)
@@ -279,6 +282,13 @@ def _answer(request, game, error: play.PlayError | None = None, notice: str = ""
     """Answer a game request: JSON for API clients, the board for HTMX and pages."""
     status = error.status if error else 200
     game.refresh_from_db()
+    if not game.visible_to(request.user):
+        # Let in by an invite and still not a player (the game filled up):
+        # the refusal, and nothing of the game.
+        message = error.message if error else ""
+        if request.content_type == "application/json":
+            return JsonResponse({"ok": False, "error": message}, status=status)
+        return render(request, "404.html", {"message": message}, status=status)
     if request.content_type == "application/json":
         if error:
             return JsonResponse({"ok": False, "error": error.message}, status=status)

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import play
-from games.models import ChatMessage, Move, Receipt, Seat
+from games.models import ChatMessage, Game, Move, Receipt, Seat
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -194,3 +194,28 @@ def test_a_hidden_game_is_a_plain_404_even_with_debug_on(client, private_game, s
         body = response.content.decode()
         assert "URLconf" not in body and "games/urls" not in body
         assert "There is nothing here" in body
+
+
+def test_an_old_invite_link_is_no_pass_to_read_the_game(client, private_game):
+    token = private_game.invite_token()  # the game has started since
+    client.force_login(UserFactory(username="cleo"))
+    for headers in ({}, {"HX-Request": "true"}):
+        response = client.post(f"/g/{private_game.pk}/join", {"token": token}, headers=headers)
+        assert response.status_code == 404
+        body = response.content.decode()
+        assert TITLE not in body and CHAT not in body and "Aliceinwonder" not in body
+
+
+def test_an_invited_user_refused_by_a_full_game_sees_only_the_refusal(client, count_kind):
+    host = UserFactory(username="host")
+    game = play.create_game(
+        host, count_kind, title=TITLE, players=2, options={}, time_limit_days=3, private=True
+    )
+    token = game.invite_token()
+    # Two invited players click "join" at the same moment: the second is refused.
+    Game.objects.filter(pk=game.pk).update(players=1)
+    client.force_login(UserFactory(username="late"))
+    response = client.post(f"/g/{game.pk}/join", {"token": token})
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "full" in body and TITLE not in body

@@ -203,9 +203,7 @@ def _settings_form(user, until):
     }
 
 
-def test_a_vacation_begun_after_the_deadline_does_not_save_the_late_player(
-    clock, count_kind, pair
-):
+def test_a_vacation_begun_after_the_deadline_does_not_save_the_late_player(clock, count_kind, pair):
     game = new_game(count_kind, pair)
     late = mover(game)
     clock.shift(3 * DAY + MINUTE)  # the time has run out, the sweep has not come yet
