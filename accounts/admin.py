@@ -1,11 +1,22 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.utils.translation import gettext_lazy as _
+
+from moderation import actions as moderation
+from moderation.confirm import ModeratorAdmin, moderation_action
 
 from .models import User
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(BaseUserAdmin, ModeratorAdmin):
     list_display = ["username", "email", "display_name", "is_active", "date_joined", "last_login"]
+    list_filter = ["is_active", "is_staff", "is_superuser"]
     search_fields = ["username", "email", "display_name"]
     fieldsets = BaseUserAdmin.fieldsets + (("Site", {"fields": User.PREFERENCE_FIELDS}),)
+    # A ban is a moderation action with a reason and an audit entry, never a tick box.
+    readonly_fields = ["is_active", "last_login", "date_joined"]
+    actions = [
+        moderation_action(_("Ban the selected users"), moderation.ban),
+        moderation_action(_("Unban the selected users"), moderation.unban),
+    ]

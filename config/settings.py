@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "siam",
     "tal",
     "notify",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -236,3 +237,5 @@ LOGGING = {
 CHAT_MAX_LENGTH = 500
 GAME_TIME_LIMIT_DAYS = [1, 3, 7, 14]
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
+# Reports one player may file in 24 hours.
+REPORTS_PER_DAY = env.int("REPORTS_PER_DAY", default=10)

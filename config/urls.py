@@ -14,6 +14,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("siam/", include("siam.urls")),
     path("notify/", include("notify.urls")),
+    path("", include("moderation.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
 ]

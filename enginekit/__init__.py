@@ -41,6 +41,11 @@ Every view has at least these keys, which the generic game page uses:
 returning the seats that win or lose with ``seat`` (itself included); the site
 uses it when a player resigns. Without it, each seat plays for itself.
 
+*Chat.* ``chat_allowed(players, options)`` (optional) is False when the rules
+forbid the players to talk while the game runs (King of Siam's 4-player team
+game). Without it, chat is allowed. The site always opens the chat once the
+game has ended.
+
 *Names.* ``variant_name(options)`` (optional) gives the name players know a
 variant by, e.g. King of Saba for King of Siam on its other map.
 

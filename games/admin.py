@@ -1,14 +1,17 @@
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from enginekit import N_, msg
+from moderation import actions as moderation
+from moderation.confirm import ModeratorAdmin, moderation_action
 
-from . import play
 from .models import ChatMessage, Game, Move, Seat
 
 
 class SeatInline(admin.TabularInline):
-    # Who plays changes only through the site's rules (join, leave, resign).
+    # Who plays changes only through the site's rules (join, leave, resign)
+    # and the moderators' "remove from the game" on the seats list.
     model = Seat
     extra = 0
     can_delete = False
@@ -21,23 +24,15 @@ class SeatInline(admin.TabularInline):
         "resigned",
     ]
 
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-class MoveInline(admin.TabularInline):
-    # The move log is append-only; moderators read it, they never edit it.
-    model = Move
-    extra = 0
-    can_delete = False
-    readonly_fields = ["number", "seat", "action", "created_at", "undone"]
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user")
 
     def has_add_permission(self, request, obj=None):
         return False
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ModeratorAdmin):
     list_display = ["id", "title", "kind", "status", "players", "move_count", "created_at"]
     list_filter = ["kind", "status", "private"]
     search_fields = ["title", "seats__user__username"]
@@ -53,7 +48,12 @@ class GameAdmin(admin.ModelAdmin):
         "created_by",
         "time_limit_days",
         "deadline",
+        "timeout_policy",
+        "vacation_allowed",
+        "paused_remaining",
         "move_count",
+        "moves_link",
+        "seats_link",
         "version",
         "undo_count",
         "chat_count",
@@ -62,33 +62,75 @@ class GameAdmin(admin.ModelAdmin):
         "started_at",
         "finished_at",
     ]
-    inlines = [SeatInline, MoveInline]
-    actions = ["abort_games"]
+    # The move log is linked, not inlined: a long game made the page slow.
+    inlines = [SeatInline]
+    actions = [moderation_action(_("Abort the selected games"), moderation.abort_game)]
 
-    @admin.action(description=_("Abort the selected games"))
-    def abort_games(self, request, queryset):
-        # Through play.abort, so the players of a running game are told.
-        reason = msg(N_("A moderator aborted the game."))
-        for pk in queryset.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).values_list(
-            "pk", flat=True
-        ):
-            try:
-                play.abort(pk, reason)
-            except play.PlayError:
-                pass  # it ended meanwhile
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("created_by")
+
+    @admin.display(description=_("moves"))
+    def moves_link(self, game):
+        url = reverse("admin:games_move_changelist") + f"?game__id__exact={game.pk}"
+        return format_html('<a href="{}">{}</a>', url, _("Read the move log"))
+
+    @admin.display(description=_("remove a player"))
+    def seats_link(self, game):
+        url = reverse("admin:games_seat_changelist") + f"?game__id__exact={game.pk}"
+        return format_html('<a href="{}">{}</a>', url, _("Seats of this game"))
+
+
+class ReadOnlyAdmin(ModeratorAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Move)
+class MoveAdmin(ReadOnlyAdmin):
+    # The move log is append-only; moderators read it, they never edit it.
+    list_display = ["game", "number", "seat", "action", "created_at", "undone"]
+    list_select_related = ["game"]
+    list_filter = ["undone"]
+    search_fields = ["=game__id"]
+    raw_id_fields = ["game"]
+    readonly_fields = ["game", "number", "seat", "action", "created_at", "undone"]
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ["game", "user", "number", "to_move", "resigned"]
+    list_select_related = ["game", "user"]
+    search_fields = ["user__username", "=game__id"]
+    readonly_fields = ["game", "user", "number", "joined_at", "to_move", "resigned"]
+    actions = [
+        moderation_action(
+            _("Remove these players from their games (as if their time had run out)"),
+            moderation.remove_player,
+        )
+    ]
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(ModeratorAdmin):
     list_display = ["created_at", "user", "game", "text", "hidden"]
     list_filter = ["hidden"]
+    list_select_related = ["user", "game"]
     search_fields = ["text", "user__username"]
-    actions = ["hide", "unhide"]
+    # Hiding is a moderation action with a reason and an audit entry, never an edit.
+    readonly_fields = ["game", "user", "text", "created_at", "hidden"]
+    actions = [
+        moderation_action(_("Hide the selected messages"), moderation.hide_message),
+        moderation_action(_("Show the selected messages again"), moderation.unhide_message),
+    ]
 
-    @admin.action(description=_("Hide the selected messages"))
-    def hide(self, request, queryset):
-        queryset.update(hidden=True)
+    def has_add_permission(self, request):
+        return False
 
-    @admin.action(description=_("Show the selected messages again"))
-    def unhide(self, request, queryset):
-        queryset.update(hidden=False)
+    def has_change_permission(self, request, obj=None):
+        return False

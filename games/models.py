@@ -126,6 +126,15 @@ class Game(models.Model):
         return self.started_at is not None and self.status != self.Status.OPEN
 
     @property
+    def chat_open(self) -> bool:
+        """Whether the players may talk now: the engine may close the chat while
+        the game runs (a team game whose rules forbid talking); it opens at the end."""
+        if self.status == self.Status.ACTIVE:
+            allowed = getattr(self.engine, "chat_allowed", None)
+            return allowed is None or allowed(self.players, self.options)
+        return self.status == self.Status.FINISHED
+
+    @property
     def clock_paused(self) -> bool:
         return self.status == self.Status.ACTIVE and self.paused_remaining is not None
 

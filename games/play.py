@@ -58,8 +58,16 @@ def _locked(game_id: int) -> Game:
     return Game.objects.select_for_update().get(pk=game_id)
 
 
+def _refuse_blocked(user) -> None:
+    # A ban sets is_active to False; sessions end with it, but a request
+    # already past authentication (or a script) must still be refused here.
+    if not user.is_active:
+        raise PlayError(_("Your account is blocked."), 403)
+
+
 def _running_seat(game: Game, user) -> Seat:
     """The user's seat in a running game, or the refusal that says why not."""
+    _refuse_blocked(user)
     seat = game.seat_of(user)
     if game.status == Game.Status.OPEN:
         raise PlayError(_("This game has not started yet."), 409)
@@ -82,6 +90,7 @@ def create_game(
     timeout_policy: str = Game.TimeoutPolicy.LOSE,
     vacation_allowed: bool = True,
 ) -> Game:
+    _refuse_blocked(user)
     engine = kind.engine
     if timeout_policy not in Game.TimeoutPolicy.values:
         raise PlayError(_("Unknown timeout policy."))
@@ -104,6 +113,7 @@ def create_game(
 
 
 def join(game_id: int, user) -> Game:
+    _refuse_blocked(user)
     with transaction.atomic():
         game = _locked(game_id)
         if game.status != Game.Status.OPEN:
@@ -430,20 +440,31 @@ def time_out(game_id: int, expected_deadline) -> str | None:
         if not movers:
             return None
         late = [seat.number for seat in movers]
-        details = {"timed_out": late}
-        game.version += 1
-        if game.timeout_policy == Game.TimeoutPolicy.LOSE and len(_losers(game, late)) < (
-            game.players
-        ):
-            _finish(game, _losing_result(game, late, _late_reason(late), details))
-            return "lost"
-        reason = msg(N_("The game was aborted: {players} did not move in time."), players=late)
-        _finish(
-            game,
-            {"winners": [], "ranking": [], "reason": reason, "details": details},
-            Game.Status.ABORTED,
-        )
-        return "aborted"
+        aborted = msg(N_("The game was aborted: {players} did not move in time."), players=late)
+        return _apply_timeout_policy(game, late, _late_reason(late), aborted, {"timed_out": late})
+
+
+def _apply_timeout_policy(
+    game: Game, seats: list[int], lost: dict, aborted: dict, details: dict
+) -> str:
+    """End a locked, running game as its timeout policy says for ``seats``.
+
+    Policy "the late player loses": ``seats`` and their teams lose (reason
+    ``lost``), unless that leaves no winner; then, and under policy "the game
+    is aborted", the game is aborted (reason ``aborted``).
+    """
+    game.version += 1
+    if game.timeout_policy == Game.TimeoutPolicy.LOSE and len(_losers(game, seats)) < (
+        game.players
+    ):
+        _finish(game, _losing_result(game, seats, lost, details))
+        return "lost"
+    _finish(
+        game,
+        {"winners": [], "ranking": [], "reason": aborted, "details": details},
+        Game.Status.ABORTED,
+    )
+    return "aborted"
 
 
 def _late_reason(late: list[int]) -> dict:
@@ -473,6 +494,37 @@ def abort(game_id: int, reason: dict) -> Game:
     return game
 
 
+def remove_player(game_id: int, user) -> str:
+    """Take ``user`` out of a game (moderators, bans): as if their time had run out.
+
+    Before the start the seat is simply given up (an emptied game is
+    aborted); in a running game the game's timeout policy decides, at once.
+    Returns "left", "lost" or "aborted".
+    """
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = game.seat_of(user)
+        if seat is None:
+            raise NotAPlayer()
+        if game.status == Game.Status.OPEN:
+            seat.delete()
+            game.version += 1
+            if not game.seats.exists():
+                game.status = Game.Status.ABORTED
+            game.save(update_fields=["status", "version"])
+            return "left"
+        if game.status != Game.Status.ACTIVE:
+            raise PlayError(_("This game is already over."), 409)
+        number = [seat.number]
+        return _apply_timeout_policy(
+            game,
+            number,
+            msg(N_("{player} was removed from the game and lost."), player=seat.number),
+            msg(N_("The game was aborted: {players} was removed from it."), players=number),
+            {"removed": number},
+        )
+
+
 def post_chat(game_id: int, user, text: str) -> ChatMessage:
     text = text.strip()
     if not text:
@@ -484,12 +536,15 @@ def post_chat(game_id: int, user, text: str) -> ChatMessage:
             _("Chat messages can be at most %(n)d characters long.")
             % {"n": settings.CHAT_MAX_LENGTH}
         )
+    _refuse_blocked(user)
     with transaction.atomic():
         game = _locked(game_id)
         if game.seat_of(user) is None:
             raise NotAPlayer()
         if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
             raise PlayError(_("The chat opens when the game starts."), 409)
+        if not game.chat_open:
+            raise PlayError(_("The rules of this game forbid talking while it runs."), 409)
         message = ChatMessage.objects.create(game=game, user=user, text=text)
         game.chat_count += 1
         game.save(update_fields=["chat_count"])

@@ -16,9 +16,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
+from moderation.reports import visible_chat
 from notify import presence
 
-from . import play, registry
+from . import play, record, registry
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
 from .pages import board_page
@@ -61,20 +62,27 @@ def new_game(request, kind):
 
 @login_required
 def my_games(request):
-    seats = (
-        Seat.objects.filter(user=request.user)
-        .exclude(game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
-        .select_related("game")
-        .prefetch_related("game__seats__user")
-        .order_by("-to_move", "to_move_since", "-game__created_at")
+    over = [Game.Status.FINISHED, Game.Status.ABORTED]
+    mine = Seat.objects.filter(user=request.user).select_related("game")
+    mine = mine.prefetch_related("game__seats__user")
+    seats = mine.exclude(game__status__in=over).order_by(
+        "-to_move", "to_move_since", "-game__created_at"
     )
-    return render(request, "lobby/my_games.html", {"seats": seats})
+    # Aborted games stay here too, once they had a board: their history is worth keeping.
+    finished = mine.filter(game__status__in=over, game__started_at__isnull=False).order_by(
+        "-game__finished_at"
+    )[:20]
+    return render(request, "lobby/my_games.html", {"seats": seats, "finished": finished})
 
 
 def archive(request):
-    games = Game.objects.filter(status=Game.Status.FINISHED, private=False)
+    over = Game.objects.filter(
+        status__in=[Game.Status.FINISHED, Game.Status.ABORTED], started_at__isnull=False
+    )
+    games = over.filter(private=False)
     if request.GET.get("mine") and request.user.is_authenticated:
-        games = Game.objects.filter(status=Game.Status.FINISHED, seats__user=request.user)
+        games = over.filter(seats__user=request.user)
+    games = games.prefetch_related("seats__user")
     page = Paginator(games.order_by("-finished_at"), 30).get_page(request.GET.get("page"))
     return render(request, "lobby/archive.html", {"page": page})
 
@@ -197,7 +205,7 @@ def _board_context(request, game, at=None, error="", notice=""):
         "view": page.view,
         "player_names": page.player_names,
         "board_template": select_template([kind.board_template, "games/board_generic.html"]),
-        "chat": game.chat.filter(hidden=False).select_related("user"),
+        "chat": visible_chat(game, request.user),
         "chat_max": settings.CHAT_MAX_LENGTH,
     }
 
@@ -417,3 +425,15 @@ def invite(request, token):
     if game.status != Game.Status.OPEN:
         return redirect(game)
     return render(request, "lobby/open_game.html", _open_context(request, game, token=token))
+
+
+@require_GET
+@game_route
+def game_record(request, game):
+    """The game as JSON: the full record once it is over, what the viewer sees while it runs."""
+    if not game.was_played:
+        return _not_found(request)
+    data = record.export(game, request.user)
+    response = JsonResponse(data, json_dumps_params={"indent": 1, "ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
+    return response

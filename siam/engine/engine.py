@@ -111,6 +111,10 @@ class SiamEngine:
         """The seats that win or lose with ``seat``, itself included (seats 0+2 and 1+3)."""
         return sorted({seat, (seat + 2) % 4}) if players == 4 else [seat]
 
+    def chat_allowed(self, players: int, options: dict[str, Any]) -> bool:
+        """Partners may not talk during the team game (rulings, 9)."""
+        return players != 4
+
     def result(self, state: State) -> Result | None:
         return copy.deepcopy(state.result)  # type: ignore[return-value]
 

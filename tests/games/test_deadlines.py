@@ -6,16 +6,14 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.conf import settings
-from django.contrib.admin import site
 from django.core.management import call_command
 from django.db import connection
-from django.test import RequestFactory
 
 from games import deadlines, play, tasks
-from games.admin import GameAdmin
 from games.models import Game
 from tests.conftest import need_service
 from tests.factories import UserFactory
+from tests.moderation.admin_helpers import moderator, run_action
 
 from .clock import DAY, START, finished_signals, mover, new_game
 
@@ -259,18 +257,21 @@ def test_abort_ends_a_running_game_without_winners(count_kind, pair):
 
 
 @pytest.mark.django_db
-def test_the_admin_abort_tells_the_players_of_a_running_game(count_kind, pair):
+def test_the_admin_abort_tells_the_players_of_a_running_game(client, count_kind, pair):
     running = new_game(count_kind, pair)
     waiting = play.create_game(
         pair[0], count_kind, title="Open", players=2, options={}, time_limit_days=3, private=False
     )
-    request = RequestFactory().post("/")
+    client.force_login(moderator())
     with finished_signals() as told:
-        GameAdmin(Game, site).abort_games(request, Game.objects.all())
+        run_action(
+            client, "/admin/games/game/", "abort_game", [running.pk, waiting.pk], "Spam game"
+        )
     assert told == [(running.pk, Game.Status.ABORTED)]
     assert set(Game.objects.values_list("status", flat=True)) == {Game.Status.ABORTED}
     running.refresh_from_db()
-    assert running.result["reason"]["key"] == "A moderator aborted the game."
+    assert running.result["reason"]["key"] == "A moderator aborted the game: {note}"
+    assert running.result["reason"]["args"] == {"note": "Spam game"}
     assert waiting.pk != running.pk
 
 

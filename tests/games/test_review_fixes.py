@@ -1,13 +1,11 @@
 """Defects found in review, each pinned by a test."""
 
 import pytest
-from django.contrib.admin.sites import site
-from django.test import RequestFactory
 
 from games import play, replay
-from games.admin import GameAdmin
 from games.models import Game
 from games.pages import board_page
+from tests.moderation.admin_helpers import moderator, run_action
 
 from .conftest import post_action
 
@@ -71,12 +69,11 @@ def test_a_stale_page_click_is_refused_but_an_unchanged_view_is_not(client, star
     assert post_action(client, game, {"type": "end"}, fresh).status_code == 200
 
 
-def test_admin_abort_stops_the_game_for_open_pages(started, count_kind):
+def test_admin_abort_stops_the_game_for_open_pages(client, started, count_kind):
     game, first, _ = started
     version = game.version
-    admin = GameAdmin(Game, site)
-    request = RequestFactory().post("/")
-    admin.abort_games(request, Game.objects.filter(pk=game.pk))
+    client.force_login(moderator())
+    run_action(client, "/admin/games/game/", "abort_game", [game.pk])
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED and game.version == version + 1
     assert not game.seats.filter(to_move=True).exists()
