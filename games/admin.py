@@ -94,12 +94,20 @@ class ReadOnlyAdmin(ModeratorAdmin):
 @admin.register(Move)
 class MoveAdmin(ReadOnlyAdmin):
     # The move log is append-only; moderators read it, they never edit it.
-    list_display = ["game", "number", "seat", "action", "created_at", "undone"]
+    list_display = ["game", "number", "seat", "shown_action", "created_at", "undone"]
     list_select_related = ["game"]
     list_filter = ["undone"]
     search_fields = ["=game__id"]
     raw_id_fields = ["game"]
-    readonly_fields = ["game", "number", "seat", "action", "created_at", "undone"]
+    fields = readonly_fields = ["game", "number", "seat", "shown_action", "created_at", "undone"]
+
+    @admin.display(description=_("action"))
+    def shown_action(self, move):
+        # A running Tal game's actions hold secret bids and plans; a moderator
+        # may be a player too. The log is readable once the game is over.
+        if move.game.status == Game.Status.ACTIVE:
+            return _("hidden while the game runs")
+        return move.action
 
 
 @admin.register(Seat)
@@ -119,6 +127,7 @@ class SeatAdmin(ReadOnlyAdmin):
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ModeratorAdmin):
     list_display = ["created_at", "user", "game", "text", "hidden"]
+    public_fields = frozenset({"text"})
     list_filter = ["hidden"]
     list_select_related = ["user", "game"]
     search_fields = ["text", "user__username"]

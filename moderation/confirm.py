@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .actions import ModerationError
+from .lookups import SecretSafeAdmin
 
 
 class ReasonForm(forms.Form):
@@ -23,7 +24,7 @@ class ReasonForm(forms.Form):
     )
 
 
-class ModeratorAdmin(admin.ModelAdmin):
+class ModeratorAdmin(SecretSafeAdmin):
     """A model admin whose moderation actions need the ``moderation.moderate`` permission."""
 
     def has_moderate_permission(self, request) -> bool:

@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from moderation.lookups import SecretSafeAdmin
+
 from . import outbox
 from .models import Mute, Notification
 
@@ -29,7 +31,7 @@ class StateFilter(admin.SimpleListFilter):
 
 
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
+class NotificationAdmin(SecretSafeAdmin):
     list_display = ("created_at", "kind", "address", "game", "due_at", "state", "attempts")
     list_filter = (StateFilter, "kind")
     search_fields = ("address", "dedupe_key")
