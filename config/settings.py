@@ -124,6 +124,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
     for _folder in ("queue", "processed", "control"):
         (CELERY_QUEUE_DIR / _folder).mkdir(parents=True, exist_ok=True)
+elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A broker that accepts the connection and then never answers must not hang
+    # the move that queues a mail (the outbox row waits for the drain instead).
+    # Above the worker's 1 s BRPOP, so the worker's own polling is unaffected.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 2}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
@@ -172,6 +177,9 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https") else "ht
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
+# Well below the outbox's claim timeout (10 minutes): a stalled SMTP server
+# must fail the send before another worker may take the row over.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=30)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Brettspiele <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

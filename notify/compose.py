@@ -19,9 +19,10 @@ from django.utils import timezone, translation
 from games import replay, text
 from games.models import Game, Seat
 
+from .away import on_vacation_here
 from .emails import links, make_message
 from .models import Mute, Notification
-from .outbox import CLAIM_TIMEOUT, Skip
+from .outbox import CLAIM_TIMEOUT, Postpone, Skip
 
 # Someone who had the game open this recently knows it is their turn.
 SEEN_RECENTLY = datetime.timedelta(minutes=5)
@@ -66,7 +67,7 @@ def _check_game(row: Notification) -> Game:
 def _current_turn(row: Notification, now: datetime.datetime, check_seen: bool = True) -> Seat:
     """The recipient's seat, if the turn the row is about is still on and unseen."""
     game = _check_game(row)
-    if row.user.on_vacation():
+    if on_vacation_here(row.user, game):
         raise Skip("on vacation")
     seat = game.seats.filter(number=row.seat, user=row.user).first()
     if game.status != Game.Status.ACTIVE or seat is None or not seat.to_move:
@@ -74,27 +75,34 @@ def _current_turn(row: Notification, now: datetime.datetime, check_seen: bool = 
     if row.turn_since is not None and seat.to_move_since != row.turn_since:
         raise Skip("turn over")
     if check_seen and seat.last_seen and seat.last_seen > now - SEEN_RECENTLY:
-        raise Skip("game open")
+        # Looking at the game right now: tell them only if they leave it unmoved.
+        raise Postpone(seat.last_seen + SEEN_RECENTLY)
     return seat
 
 
 def since_last_turn(game: Game, seat: int, move_count: int) -> list[str]:
     """The log entries ``seat`` may see, from its last own move up to ``move_count``."""
-    if game.move_count == move_count:
-        state = replay.current_state(game)
-    else:
-        state = replay.state_at(game, move_count)
+    # The current position (cached), never a replay from the first move: the
+    # view is the recipient's own, so entries after ``move_count`` may show too.
+    state = replay.current_state(game)
     log = game.engine.view(state, seat).get("log") or []
-    movers = list(
-        game.moves.filter(undone=False).order_by("number").values_list("seat", flat=True)
-    )[:move_count]
+    moves = game.moves.filter(undone=False)
+    own = moves.filter(seat=seat, number__lte=_number_of(moves, move_count))
+    last_number = own.order_by("-number").values_list("number", flat=True).first()
     # Log entries carry the count of moves in force when they were written.
-    last_own = max((i + 1 for i, s in enumerate(movers) if s == seat), default=0)
+    last_own = moves.filter(number__lte=last_number).count() if last_number else 0
     names = _names(game)
     lines = [text.render(e, names) for e in log if e.get("move", 0) > last_own]
     if len(lines) > MAX_LOG_LINES:
         lines = ["…", *lines[-MAX_LOG_LINES:]]
     return lines
+
+
+def _number_of(moves, count: int) -> int:
+    """The number of the ``count``-th move in force (numbers skip undone moves)."""
+    if count <= 0:
+        return 0
+    return moves.order_by("number").values_list("number", flat=True)[count - 1 : count].first() or 0
 
 
 def _turn(row: Notification, now: datetime.datetime) -> dict[str, Any]:

@@ -28,6 +28,14 @@ class Skip(Exception):
     """The e-mail is no longer wanted (preference changed, player already moved, ...)."""
 
 
+class Postpone(Exception):
+    """Not now (the player has the game open): ask again at ``until``."""
+
+    def __init__(self, until: datetime.datetime) -> None:
+        super().__init__(until)
+        self.until = until
+
+
 def queue(
     *,
     kind: str,
@@ -109,6 +117,9 @@ def deliver(pk: int) -> str:
     except Skip as reason:
         Notification.objects.filter(pk=pk).update(skipped=str(reason)[:100] or "skipped")
         return "skipped"
+    except Postpone as later:
+        Notification.objects.filter(pk=pk).update(due_at=later.until, claimed_at=None)
+        return "postponed"
     except Exception as error:
         logger.exception("could not compose notification %s", pk)
         _failed(row, now, error)
@@ -120,7 +131,10 @@ def deliver(pk: int) -> str:
         _failed(row, now, error)
         Notification.objects.filter(pk__in=bundled).update(claimed_at=None)
         return "failed"
-    Notification.objects.filter(pk__in=[pk, *bundled]).update(sent_at=now, last_error="")
+    # Only rows this worker still holds: one taken over after a stall is the other's.
+    Notification.objects.filter(pk__in=[pk, *bundled], claimed_at=now).update(
+        sent_at=now, last_error=""
+    )
     if row.kind == Notification.Kind.RAW:
         # Account mail carries sign-up and password-reset keys: once delivered,
         # the outbox keeps no copy of them.

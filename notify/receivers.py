@@ -10,6 +10,7 @@ from games import signals
 from games.models import Game
 
 from . import outbox, schedule
+from .away import on_vacation_here
 from .models import Notification
 
 
@@ -21,7 +22,7 @@ def _wants_mail(user) -> bool:
 def turn_started(sender, game: Game, seats, move_count: int, **kwargs) -> None:
     for seat in seats:
         user = seat.user
-        if not _wants_mail(user) or not user.notify_turn or user.on_vacation():
+        if not _wants_mail(user) or not user.notify_turn or on_vacation_here(user, game):
             continue
         row = {
             "kind": Notification.Kind.TURN,

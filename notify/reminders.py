@@ -14,7 +14,11 @@ from django.utils import timezone
 from games.models import Game, Seat
 
 from . import outbox, schedule
+from .away import on_vacation_here
 from .models import Notification
+
+# The last warning must leave at least this long to move.
+WARNING_MARGIN = datetime.timedelta(hours=2)
 
 
 def _turn_key(seat: Seat) -> str:
@@ -48,8 +52,12 @@ def queue_reminders(now: datetime.datetime | None = None) -> int:
     )
     new = 0
     for key, (kind, seat) in wanted.items():
-        if key in known or not seat.user.email or seat.user.on_vacation():
+        if key in known or not seat.user.email or on_vacation_here(seat.user, seat.game):
             continue
+        due = schedule.send_time(seat.user, now)
+        if kind == Notification.Kind.LAST_WARNING and due > seat.game.deadline - WARNING_MARGIN:
+            # Held by quiet hours it would come too late to be of use: send it now.
+            due = now
         with transaction.atomic():
             outbox.queue(
                 kind=kind,
@@ -59,7 +67,7 @@ def queue_reminders(now: datetime.datetime | None = None) -> int:
                 seat=seat.number,
                 move_count=seat.game.move_count,
                 turn_since=seat.to_move_since,
-                due_at=schedule.send_time(seat.user, now),
+                due_at=due,
                 dedupe_key=key,
             )
         new += 1

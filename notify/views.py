@@ -52,7 +52,9 @@ def mute_link(request, token):
 def toggle_mute(request, game):
     if game.seat_of(request.user) is None:
         raise Http404
-    deleted, _ = Mute.objects.filter(user=request.user, game=game).delete()
-    if not deleted:
-        Mute.objects.create(user=request.user, game=game)
+    # Says what it wants, so a double click (or a retry) does not undo itself.
+    if request.POST.get("mute") == "0":
+        Mute.objects.filter(user=request.user, game=game).delete()
+    else:
+        Mute.objects.get_or_create(user=request.user, game=game)
     return redirect(game)

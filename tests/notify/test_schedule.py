@@ -9,7 +9,7 @@ from django.core import mail
 from notify import reminders
 from notify.models import Notification
 
-from .conftest import drain, mails_to, turn
+from .conftest import NOON, drain, mails_to, turn
 
 pytestmark = pytest.mark.django_db
 HOUR = datetime.timedelta(hours=1)
@@ -145,3 +145,29 @@ def test_daily_digest_collects_turns_of_all_games(game, anna, bert, clock, count
     clock.shift(24 * HOUR)
     drain()
     assert len(mails_to(bert, "Your turn in 1 game")) == 1
+
+
+def test_a_last_warning_that_quiet_hours_would_hold_past_its_use_goes_at_once(
+    game, anna, bert, clock
+):
+    bert.notify_reminder_hours = 0
+    bert.quiet_from, bert.quiet_until = datetime.time(13, 0), datetime.time(12, 30)
+    bert.save()
+    turn(game, anna)  # four days to move: the deadline is noon UTC on day four
+    clock.shift(
+        72 * HOUR + datetime.timedelta(minutes=1)
+    )  # a quarter left, and quiet until 10:30 UTC on day four
+    sweep()
+    assert len(mails_to(bert, "Last warning")) == 1
+
+
+def test_a_game_whose_clock_ignores_vacations_still_mails_the_player_on_vacation(
+    game, anna, bert, clock
+):
+    game.vacation_allowed = False
+    game.save(update_fields=["vacation_allowed"])
+    bert.vacation_until = (NOON + 10 * 24 * HOUR).date()
+    bert.save()
+    turn(game, anna)
+    drain()
+    assert len(mails_to(bert, "Your turn")) == 1

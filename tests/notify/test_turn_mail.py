@@ -57,7 +57,39 @@ def test_no_mail_while_the_game_is_open_in_a_browser(game, anna, bert, clock):
     turn(game, anna)
     drain()
     assert mails_to(bert) == []
-    assert Notification.objects.filter(user=bert, kind="turn").latest("pk").skipped == "game open"
+    row = Notification.objects.filter(user=bert, kind="turn").latest("pk")
+    assert row.skipped == "" and row.sent_at is None  # postponed, not dropped
+
+
+def test_the_mail_comes_once_the_player_has_left_the_game_unmoved(game, anna, bert, clock):
+    client = Client()
+    client.force_login(bert)
+    client.get(f"/g/{game.pk}/poll?v=0&c=0")
+    turn(game, anna)
+    clock.shift(datetime.timedelta(minutes=2))
+    client.get(f"/g/{game.pk}/poll?v=0&c=0")  # still looking (the write is throttled)
+    drain()
+    assert mails_to(bert) == []
+    clock.shift(datetime.timedelta(minutes=4))  # the tab was closed 4 minutes ago
+    drain()
+    assert mails_to(bert) == []
+    clock.shift(datetime.timedelta(minutes=2))
+    drain()
+    assert len(mails_to(bert)) == 1
+    drain()
+    assert len(mails_to(bert)) == 1
+
+
+def test_no_mail_at_all_if_the_player_moves_while_looking(game, anna, bert, clock):
+    client = Client()
+    client.force_login(bert)
+    client.get(f"/g/{game.pk}/poll?v=0&c=0")
+    turn(game, anna)
+    drain()
+    turn(game, bert)
+    clock.shift(datetime.timedelta(minutes=30))
+    drain()
+    assert mails_to(bert) == []
 
 
 def test_a_page_seen_six_minutes_ago_does_not_stop_the_mail(game, anna, bert, clock):
