@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "siam",
     "tal",
     "notify",
+    "community",
 ]
 
 MIDDLEWARE = [

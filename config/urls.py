@@ -15,5 +15,6 @@ urlpatterns = [
     path("siam/", include("siam.urls")),
     path("notify/", include("notify.urls")),
     path("", include("accounts.urls")),
+    path("", include("community.urls")),
     path("", include("games.urls")),
 ]

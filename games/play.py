@@ -177,7 +177,7 @@ def _after_change(game: Game, state: Any) -> None:
         return
     # Every change gives the seats to move the full time again.
     full = timedelta(days=game.time_limit_days)
-    if _away(game, movers):
+    if _away(game, movers) or game.open_seats:
         game.deadline, game.paused_remaining = None, full
     else:
         game.deadline, game.paused_remaining = now + full, None
@@ -364,6 +364,8 @@ def sync_clock(game_id: int) -> str | None:
         game = _locked(game_id)
         if game.status != Game.Status.ACTIVE:
             return None
+        if game.open_seats:
+            return None  # stopped until a substitute takes the seat; take_seat restarts it
         now = timezone.now()
         away = _away(game, _movers(game))
         if away and game.deadline is not None:
@@ -400,9 +402,13 @@ def time_out(game_id: int, expected_deadline) -> str | None:
     others win. If that leaves no winner (everyone is late, or the late seats'
     teams are everyone), the game is aborted instead: nobody won it.
     Policy "the game is aborted": the game is aborted.
+    Policy "substitute": the late players leave their seats, which wait with
+    the clock stopped for someone to take them over (``take_seat``); only if
+    that would empty every seat is the game aborted.
 
     Either way the game ends through ``_finish``, so ``game_finished`` tells
-    everyone, with the reason in the result. Returns "lost", "aborted" or None.
+    everyone, with the reason in the result. Returns "lost", "aborted", "opened"
+    or None.
     """
     with transaction.atomic():
         game = _locked(game_id)
@@ -420,6 +426,11 @@ def time_out(game_id: int, expected_deadline) -> str | None:
         late = [seat.number for seat in movers]
         details = {"timed_out": late}
         game.version += 1
+        if game.timeout_policy == Game.TimeoutPolicy.SUBSTITUTE and len(movers) < len(
+            game.seats.all()
+        ):
+            _open_seats(game, movers)
+            return "opened"
         if game.timeout_policy == Game.TimeoutPolicy.LOSE and len(_losers(game, late)) < (
             game.players
         ):
@@ -432,6 +443,38 @@ def time_out(game_id: int, expected_deadline) -> str | None:
             Game.Status.ABORTED,
         )
         return "aborted"
+
+
+def _open_seats(game: Game, late: list[Seat]) -> None:
+    """Take the late players out of their seats; the clock stops until substitutes come."""
+    for seat in late:
+        signals.seat_opened.send(sender=Game, game=game, number=seat.number, user=seat.user)
+        seat.delete()
+    game.deadline = None
+    game.paused_remaining = timedelta(days=game.time_limit_days)
+    game.save()
+
+
+def take_seat(game_id: int, user) -> Game:
+    """``user`` takes over an open seat of a running game (the lowest-numbered one).
+
+    The seat keeps its number, so the engine's view for that number (its
+    hand, its history) becomes the substitute's; when no seat is open any
+    more, the clock runs again with the full time.
+    """
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.ACTIVE:
+            raise PlayError(_("This game is not running."), 409)
+        if game.seat_of(user) is not None:
+            raise PlayError(_("You are already playing in this game."))
+        open_seats = game.open_seats
+        if not open_seats:
+            raise PlayError(_("No seat of this game is waiting for a substitute."), 409)
+        Seat.objects.create(game=game, user=user, number=open_seats[0])
+        game.version += 1
+        _after_change(game, replay.current_state(game))
+    return game
 
 
 def _late_reason(late: list[int]) -> dict:
