@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "tal",
     "notify",
     "moderation",
+    "community",
 ]
 
 MIDDLEWARE = [

@@ -16,5 +16,6 @@ urlpatterns = [
     path("notify/", include("notify.urls")),
     path("", include("moderation.urls")),
     path("", include("accounts.urls")),
+    path("", include("community.urls")),
     path("", include("games.urls")),
 ]

@@ -31,6 +31,8 @@ class Game(models.Model):
     class TimeoutPolicy(models.TextChoices):
         LOSE = "lose", _("the late player loses")
         ABORT = "abort", _("the game is aborted")
+        # The late seats are emptied and wait, clock stopped, for another player.
+        SUBSTITUTE = "substitute", _("the seat opens to a substitute")
 
     kind = models.CharField(max_length=20)
     title = models.CharField(_("title"), max_length=80)
@@ -137,6 +139,14 @@ class Game(models.Model):
     @property
     def clock_paused(self) -> bool:
         return self.status == self.Status.ACTIVE and self.paused_remaining is not None
+
+    @property
+    def open_seats(self) -> list[int]:
+        """Seat numbers of a running game that wait for a substitute (no player holds them)."""
+        if self.status != self.Status.ACTIVE:
+            return []
+        taken = set(self.seats.values_list("number", flat=True))
+        return [n for n in range(self.players) if n not in taken]
 
     def seat_of(self, user) -> "Seat | None":
         if not user.is_authenticated:

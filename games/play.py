@@ -197,8 +197,9 @@ def _after_change(game: Game, state: Any, moved_on: bool = False) -> None:
         left = max(game.deadline - now, timedelta(0))
     else:
         left = game.paused_remaining
-    # A vacation stops the clock, unless the time had already run out.
-    if _away(game, movers) and left > timedelta(0):
+    # A seat waiting for a substitute stops the clock, and so does a vacation
+    # (unless the time had already run out).
+    if game.open_seats or (_away(game, movers) and left > timedelta(0)):
         game.deadline, game.paused_remaining = None, left
     else:
         game.deadline, game.paused_remaining = now + left, None
@@ -386,6 +387,8 @@ def sync_clock(game_id: int) -> str | None:
         game = _locked(game_id)
         if game.status != Game.Status.ACTIVE:
             return None
+        if game.open_seats:
+            return None  # stopped until a substitute takes the seat; take_seat restarts it
         now = timezone.now()
         away = _away(game, _movers(game))
         if away and game.deadline is not None and game.deadline > now:
@@ -422,9 +425,13 @@ def time_out(game_id: int, expected_deadline) -> str | None:
     others win. If that leaves no winner (everyone is late, or the late seats'
     teams are everyone), the game is aborted instead: nobody won it.
     Policy "the game is aborted": the game is aborted.
+    Policy "substitute": the late players leave their seats, which wait with
+    the clock stopped for someone to take them over (``take_seat``); only if
+    that would empty every seat is the game aborted.
 
     Either way the game ends through ``_finish``, so ``game_finished`` tells
-    everyone, with the reason in the result. Returns "lost", "aborted" or None.
+    everyone, with the reason in the result. Returns "lost", "aborted", "opened"
+    or None.
     """
     with transaction.atomic():
         game = _locked(game_id)
@@ -449,11 +456,18 @@ def _apply_timeout_policy(
 ) -> str:
     """End a locked, running game as its timeout policy says for ``seats``.
 
-    Policy "the late player loses": ``seats`` and their teams lose (reason
-    ``lost``), unless that leaves no winner; then, and under policy "the game
-    is aborted", the game is aborted (reason ``aborted``).
+    Policy "the seat opens to a substitute": the seats are emptied and the
+    clock stops until someone takes them over. Policy "the late player
+    loses": ``seats`` and their teams lose (reason ``lost``), unless that
+    leaves no winner. Otherwise (policy "the game is aborted", or nobody left
+    to win or to play on) the game is aborted (reason ``aborted``).
     """
     game.version += 1
+    if game.timeout_policy == Game.TimeoutPolicy.SUBSTITUTE and len(seats) < len(game.seats.all()):
+        _open_seats(
+            game, [seat for seat in game.seats.select_related("user") if seat.number in seats]
+        )
+        return "opened"
     if game.timeout_policy == Game.TimeoutPolicy.LOSE and len(_losers(game, seats)) < (
         game.players
     ):
@@ -465,6 +479,38 @@ def _apply_timeout_policy(
         Game.Status.ABORTED,
     )
     return "aborted"
+
+
+def _open_seats(game: Game, late: list[Seat]) -> None:
+    """Take the late players out of their seats; the clock stops until substitutes come."""
+    for seat in late:
+        signals.seat_opened.send(sender=Game, game=game, number=seat.number, user=seat.user)
+        seat.delete()
+    game.deadline = None
+    game.paused_remaining = timedelta(days=game.time_limit_days)
+    game.save()
+
+
+def take_seat(game_id: int, user) -> Game:
+    """``user`` takes over an open seat of a running game (the lowest-numbered one).
+
+    The seat keeps its number, so the engine's view for that number (its
+    hand, its history) becomes the substitute's; when no seat is open any
+    more, the clock runs again with the full time.
+    """
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.ACTIVE:
+            raise PlayError(_("This game is not running."), 409)
+        if game.seat_of(user) is not None:
+            raise PlayError(_("You are already playing in this game."))
+        open_seats = game.open_seats
+        if not open_seats:
+            raise PlayError(_("No seat of this game is waiting for a substitute."), 409)
+        Seat.objects.create(game=game, user=user, number=open_seats[0])
+        game.version += 1
+        _after_change(game, replay.current_state(game))
+    return game
 
 
 def _late_reason(late: list[int]) -> dict:

@@ -16,3 +16,7 @@ turn_started = Signal()
 
 # The game has ended. kwargs: game (its ``result`` holds winners, ranking and reason).
 game_finished = Signal()
+
+# A late player's seat was emptied for a substitute (timeout policy "substitute").
+# kwargs: game, number (the seat), user (the player who left it).
+seat_opened = Signal()

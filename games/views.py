@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
+from django.db.models import Count, F
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
@@ -33,7 +34,23 @@ def home(request):
         .prefetch_related("seats__user")
         .order_by("-created_at")[:50]
     )
-    return render(request, "lobby/home.html", {"open_games": open_games, "kinds": registry.kinds()})
+    substitute_games = (
+        Game.objects.filter(
+            status=Game.Status.ACTIVE,
+            private=False,
+            timeout_policy=Game.TimeoutPolicy.SUBSTITUTE,
+        )
+        .annotate(taken=Count("seats"))
+        .filter(taken__lt=F("players"))
+        .prefetch_related("seats__user")
+        .order_by("-created_at")[:50]
+    )
+    context = {
+        "open_games": open_games,
+        "substitute_games": substitute_games,
+        "kinds": registry.kinds(),
+    }
+    return render(request, "lobby/home.html", context)
 
 
 @login_required
@@ -416,6 +433,14 @@ def join(request, game_id, data):
 @_guarded
 def leave(request, game_id, data):
     play.leave(game_id, request.user)
+
+
+@_guarded(invite_opens=True)
+def take_seat(request, game_id, data):
+    game = Game.objects.get(pk=game_id)
+    if game.private and Game.from_invite_token(data.get("token")) != game:
+        raise play.PlayError(_("This private game needs an invite link."), 403)
+    play.take_seat(game_id, request.user)
 
 
 def invite(request, token):

@@ -1,0 +1,98 @@
+"""A rematch of a finished game: the same players, seats drawn anew, everyone must accept."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games import play, registry
+from games.models import Game
+
+from .models import Rematch, RematchAnswer
+
+
+def answer(game_id: int, user, accept: bool) -> Rematch:
+    """``user`` proposes or accepts (``accept``) or refuses a rematch of a finished game.
+
+    The first acceptance proposes it. One refusal ends the proposal. When the
+    last player accepts, the new game is created and started in the same
+    transaction: the players are seated by the new game's seed, like any game.
+    Answering the same way twice changes nothing.
+    """
+    with transaction.atomic():
+        game = play._locked(game_id)  # one answer at a time, so the last one starts it once
+        if game.seat_of(user) is None:
+            raise play.NotAPlayer()
+        if game.status != Game.Status.FINISHED:
+            raise play.PlayError(_("A rematch can only follow a finished game."), 409)
+        rematch = Rematch.objects.filter(game=game).first()
+        if rematch is None:
+            if not accept:
+                raise play.PlayError(_("Nobody has proposed a rematch."), 409)
+            _check_players(game)
+            rematch = Rematch.objects.create(game=game, proposed_by=user)
+        elif rematch.status != Rematch.Status.PENDING:
+            previous = RematchAnswer.objects.filter(rematch=rematch, user=user).first()
+            if previous is not None and previous.accepted == accept:
+                return rematch  # a repeated click on what already happened
+            raise play.PlayError(_("This rematch has already been decided."), 409)
+        RematchAnswer.objects.update_or_create(
+            rematch=rematch, user=user, defaults={"accepted": accept}
+        )
+        if not accept:
+            rematch.status = Rematch.Status.DECLINED
+            rematch.save(update_fields=["status"])
+        elif _everyone_accepted(game, rematch):
+            _start(game, rematch)
+        game.version += 1  # the pages of the finished game show the new answers
+        game.save(update_fields=["version"])
+    return rematch
+
+
+def _check_players(game: Game) -> None:
+    seats = list(game.seats.select_related("user"))
+    if len(seats) < game.players:
+        raise play.PlayError(_("A player's seat is empty, so there can be no rematch."), 409)
+    gone = [seat.user.name for seat in seats if not seat.user.is_active]
+    if gone:
+        raise play.PlayError(
+            _("%(names)s can no longer play here.") % {"names": ", ".join(gone)}, 409
+        )
+
+
+def _everyone_accepted(game: Game, rematch: Rematch) -> bool:
+    players = set(game.seats.values_list("user_id", flat=True))
+    accepted = set(rematch.answers.filter(accepted=True).values_list("user_id", flat=True))
+    return players <= accepted
+
+
+def _start(game: Game, rematch: Rematch) -> None:
+    _check_players(game)
+    proposer = rematch.proposed_by
+    new = play.create_game(
+        proposer,
+        registry.get(game.kind),
+        title=game.title,
+        players=game.players,
+        options=game.options,
+        time_limit_days=game.time_limit_days,
+        private=game.private,
+        timeout_policy=game.timeout_policy,
+        vacation_allowed=game.vacation_allowed,
+    )
+    for seat in game.seats.exclude(user=proposer).select_related("user").order_by("number"):
+        play.join(new.pk, seat.user)
+    rematch.status = Rematch.Status.STARTED
+    rematch.new_game = new
+    rematch.save(update_fields=["status", "new_game"])
+
+
+def pending_for(user) -> list[Rematch]:
+    """Rematches waiting for ``user``'s answer (for "My games")."""
+    answered = RematchAnswer.objects.filter(user=user).values("rematch_id")
+    return list(
+        Rematch.objects.filter(status=Rematch.Status.PENDING, game__seats__user=user)
+        .exclude(pk__in=answered)
+        .select_related("game", "proposed_by")
+        .order_by("-created_at")
+    )

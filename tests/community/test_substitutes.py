@@ -1,0 +1,121 @@
+"""Substitutes: a late player's seat opens, the clock stops, a newcomer plays on in that seat."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+
+from community.models import PlayerStats
+from games import deadlines, play, replay
+from games.models import Game
+from games.pages import board_page
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def opened(count_kind):
+    """A game whose seat 1 ran out of time under the substitute policy."""
+    users = [UserFactory(username="first"), UserFactory(username="late")]
+    game = play.create_game(
+        users[0],
+        count_kind,
+        title="Needs a sub",
+        players=2,
+        options={},
+        time_limit_days=3,
+        private=False,
+        timeout_policy=Game.TimeoutPolicy.SUBSTITUTE,
+    )
+    play.join(game.pk, users[1])
+    game.refresh_from_db()
+    stay = game.seats.get(number=0).user
+    late = game.seats.get(number=1).user
+    play.act(game.pk, stay, {"type": "add", "n": 2}, None)
+    play.act(game.pk, stay, {"type": "end"}, None)
+    game.refresh_from_db()
+    with time_machine.travel(game.deadline + timedelta(minutes=1), tick=False):
+        assert play.time_out(game.pk, game.deadline) == "opened"
+        assert deadlines.sweep()["timed_out"] == 0
+    game.refresh_from_db()
+    return game, stay, late
+
+
+def test_the_late_seat_opens_and_the_clock_stops(opened):
+    game, stay, late = opened
+    assert game.status == Game.Status.ACTIVE
+    assert game.open_seats == [1]
+    assert game.deadline is None and game.paused_remaining == timedelta(days=3)
+    assert game.seat_of(late) is None
+    # The stopped clock stays stopped: no sweep restarts it or times anyone out.
+    with time_machine.travel(game.paused_remaining * 10 + game.started_at, tick=False):
+        assert play.sync_clock(game.pk) is None
+        assert deadlines.sweep() == {
+            k: 0 for k in ("paused", "resumed", "timed_out", "lost", "aborted", "failed")
+        }
+    with pytest.raises(play.NotAPlayer):
+        play.act(game.pk, late, {"type": "add", "n": 1}, None)
+    # For the player who left, the game is lost on time.
+    row = PlayerStats.objects.get(user=late)
+    assert (row.played, row.won, row.timeouts) == (1, 0, 1)
+
+
+def test_the_lobby_lists_it_and_a_newcomer_takes_the_seat(client, opened):
+    game, stay, late = opened
+    lobby = client.get("/").content.decode()
+    assert "Looking for a substitute" in lobby and "Needs a sub" in lobby
+    sub = UserFactory(username="sub")
+    client.force_login(sub)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert "Take over the open seat" in page
+    assert client.post(f"/g/{game.pk}/take-seat", {}).status_code == 302
+    game.refresh_from_db()
+    seat = game.seats.get(user=sub)
+    assert seat.number == 1 and seat.to_move
+    assert game.open_seats == [] and game.deadline is not None
+    assert "Looking for a substitute" not in client.get("/").content.decode()
+    # The history is there, and the seat's own secret with it; the other seat's is not.
+    state = replay.current_state(game)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert "adds 2" in page
+    view = board_page(game, sub).view
+    assert view["my_secret"] == state.secrets[1]
+    assert str(state.secrets[0]) not in str(view) and str(state.secrets[0]) not in page
+    # Play goes on in the seat.
+    play.act(game.pk, sub, {"type": "add", "n": 1}, None)
+    game.refresh_from_db()
+    assert game.move_count == 3
+
+
+def test_nobody_else_can_take_a_filled_seat_or_a_seat_twice(opened):
+    game, stay, late = opened
+    with pytest.raises(play.PlayError, match="already playing"):
+        play.take_seat(game.pk, stay)
+    play.take_seat(game.pk, UserFactory())
+    with pytest.raises(play.PlayError, match="No seat"):
+        play.take_seat(game.pk, UserFactory())
+
+
+def test_the_substitute_is_rated_for_the_end_of_the_game(opened):
+    game, stay, late = opened
+    sub = UserFactory()
+    play.take_seat(game.pk, sub)
+    play.resign(game.pk, sub)
+    assert PlayerStats.objects.get(user=sub).rated_games == 1
+    assert PlayerStats.objects.get(user=late).rated_games == 0
+
+
+def test_when_everyone_is_late_the_game_is_aborted_instead(count_kind):
+    from tests.games.clock import new_game
+
+    game = new_game(
+        count_kind,
+        [UserFactory(), UserFactory()],
+        timeout_policy=Game.TimeoutPolicy.SUBSTITUTE,
+    )
+    # The other seat is open already: opening the late one too would leave nobody.
+    late = game.seats.get(to_move=True)
+    game.seats.exclude(pk=late.pk).delete()
+    with time_machine.travel(game.deadline + timedelta(minutes=1), tick=False):
+        assert play.time_out(game.pk, game.deadline) == "aborted"
