@@ -142,6 +142,7 @@ CELERY_BEAT_SCHEDULE = {
     "notify-drain": {"task": "notify.tasks.drain", "schedule": 60.0},
     "notify-reminders": {"task": "notify.tasks.remind", "schedule": 300.0},
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5 * 60},
+    "prune-receipts": {"task": "games.tasks.prune_receipts", "schedule": 60 * 60},
 }
 
 # Sessions live in the database: a Redis outage must not sign everyone out.

@@ -1,10 +1,12 @@
 import hashlib
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.core import signing
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -233,8 +235,14 @@ class Receipt(models.Model):
             )
         ]
 
+    KEPT = timedelta(days=1)
+
     def __str__(self) -> str:
         return f"{self.request_id} in {self.game_id}"
+
+    @classmethod
+    def prune(cls) -> int:
+        return cls.objects.filter(created_at__lt=timezone.now() - cls.KEPT).delete()[0]
 
 
 class VacationDay(models.Model):

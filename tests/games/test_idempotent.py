@@ -3,6 +3,7 @@ request id: the server says it was recorded, and acts only once."""
 
 import re
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import connection
@@ -135,3 +136,21 @@ def test_the_same_click_racing_itself_is_recorded_once(started):
     assert sorted(a.status_code for a in answers) == [200, 200, 200, 200]
     assert sum(1 for a in answers if a.json().get("recorded")) == 3
     assert Move.objects.filter(game=game).count() == 1
+
+
+def test_request_ids_are_forgotten_after_a_day(client, started):
+    import time_machine
+    from django.utils import timezone
+
+    from games.models import Receipt
+    from games.tasks import prune_receipts
+
+    game, first, _ = started
+    client.force_login(first)
+    body = {"action": {"type": "add", "n": 1}, "request_id": "old-click-1"}
+    client.post(f"/g/{game.pk}/act", body, content_type="application/json")
+    with time_machine.travel(timezone.now() + timedelta(hours=23)):
+        assert prune_receipts() == 0
+    with time_machine.travel(timezone.now() + timedelta(hours=25)):
+        assert prune_receipts() == 1
+    assert not Receipt.objects.exists()
