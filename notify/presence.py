@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import datetime
-import logging
 
 from django.core.cache import cache
 from django.utils import timezone
 
 from games.models import Seat
-
-logger = logging.getLogger(__name__)
 
 THROTTLE_SECONDS = 60
 
