@@ -11,8 +11,10 @@ on sites and the buttons that end a turn.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
@@ -72,6 +74,14 @@ def full_stop(text: str) -> str:
     return text if text.endswith(".") else text + "."
 
 
+def attr_json(value: Any) -> str:
+    """JSON for an attribute in single quotes: double quotes stay as they are, which
+    keeps the many click targets of the drawn board small."""
+    text = json.dumps(value, separators=(",", ":"))
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return mark_safe(text.replace("'", "&#x27;"))
+
+
 def build(
     view: dict,
     player_names: dict[int, str],
@@ -81,6 +91,9 @@ def build(
 ) -> dict[str, Any]:
     """Everything the board template draws, from one viewer's view."""
     acts = BoardActions(view, player_names, version)
+    for e in acts.entries:
+        # the page's token comes from the drawing's root (htmx merges hx-vals upwards)
+        e["av"] = attr_json({"action": e["json"]})
     viewer = view.get("viewer")
     phase = view["phase"]
     initials = _initials(view, player_names)
@@ -242,6 +255,7 @@ def build(
         "d": drawing,
         "summary": summary(view, name) if view.get("finished") else None,
         "version": version,
+        "root_vals": attr_json({"version": version}),
     }
 
 

@@ -19,6 +19,16 @@ from tal.engine import board as B
 from tal.engine.scoring import best_possible
 
 
+# Stone colours on the drawing: (fill, letter); the same values as the page's CSS.
+STONE_LOOK = {
+    "red": ("#c0392b", "#fff"),
+    "grey": ("#9a9a9a", "#000"),
+    "black": ("#1f1f1f", "#fff"),
+    "white": ("#fbfbf7", "#111"),
+    "ochre": ("#d9a21b", "#111"),
+}
+
+
 def _word(value: str | None) -> str:
     return _(value) if value else ""
 
@@ -45,7 +55,7 @@ def _token(fig: dict, x: int, y: int, size: int, pick: bool, chosen: bool) -> di
         "cy": y + h,
         "r": h - 3,
         "diamond": f"{x + h},{y} {x + size},{y + h} {x + h},{y + size} {x},{y + h}",
-        "font": 13 if size > L.TOKEN else 12,
+        "big": size > L.TOKEN,
         "pick": pick,
         "chosen": chosen,
     }
@@ -300,6 +310,12 @@ def draw(
         "outline": L.points([L.APEX, L.RIGHT, L.LEFT]),
         "inner": L.points([L.MID_L, L.MID_R, L.MID_B]),
         "stone": L.STONE,
+        "stone_mid": L.STONE / 2,
+        "step_numbers": sorted({t["left"] for t in targets.values()}),
+        "stone_base": L.STONE - 5,
+        "looks": [
+            {**colour_info(c), "fill": STONE_LOOK[c][0], "ink": STONE_LOOK[c][1]} for c in B.COLOURS
+        ],
         "field": L.FIELD,
         "ph_stone": L.PH_STONE,
         "areas": areas,

@@ -37,8 +37,26 @@ def test_areas_share_an_edge_exactly_when_the_engine_connects_them():
             for f in edges(L.AREAS[b]["polygon"])
         )
         assert bool(shared or collinear) == (frozenset((a, b)) in adjacent), (a, b)
-    for pair, point in L.GATES.items():
-        assert frozenset(pair) in adjacent
+    assert {frozenset(pair) for pair in L.GATES} == adjacent
+    for (a, b), point in L.GATES.items():
+        # the mark sits on the border of both areas
+        for area in (a, b):
+            assert any(_on_segment(point, e) for e in edges(L.AREAS[area]["polygon"])), (a, b)
+
+
+def _on_segment(p, edge):
+    (x1, y1), (x2, y2) = tuple(edge)
+    cross = (x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)
+    length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+    within = (
+        min(x1, x2) - 1 <= p[0] <= max(x1, x2) + 1 and min(y1, y2) - 1 <= p[1] <= max(y1, y2) + 1
+    )
+    return abs(cross) / length < 2 and within
+
+
+def test_area_numbers_are_drawn_inside_their_areas():
+    for area, spec in L.AREAS.items():
+        assert L.inside(spec["label"], spec["polygon"]), area
 
 
 def _overlapping(e, f):

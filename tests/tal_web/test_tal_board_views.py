@@ -33,23 +33,24 @@ def page(client, game, user=None, query=""):
 
 
 def clickable(text, cls=None):
-    """The actions of the board's clickable parts (data-act: buttons, and links on the
-    drawn board), optionally by CSS class."""
+    """The actions of the board's clickable parts, optionally by CSS class: buttons
+    (data-act) and the links on the drawn board (the action in hx-vals)."""
     found = []
-    for m in re.finditer(r"<(?:button|a) class=\"([^\"]*)\"[^>]*?data-act=\"([^\"]*)\"", text):
+    for m in re.finditer(r"<button class=\"([^\"]*)\"[^>]*?data-act=\"([^\"]*)\"", text):
         if cls is None or cls in m.group(1).split():
             found.append(json.loads(html.unescape(m.group(2))))
+    for m in re.finditer(r"<a class=\"act ([^\"]*)\"[^>]*?hx-vals='([^']*)'", text):
+        if cls is None or cls in m.group(1).split():
+            vals = json.loads(html.unescape(m.group(2)))
+            assert set(vals) == {"action"}
+            found.append(json.loads(vals["action"]))
     return found
 
 
 def listed_actions(text):
     """The actions of the text view's list of buttons."""
-    return [
-        json.loads(html.unescape(m))
-        for m in re.findall(
-            r'name="action" value="([^"]*)">[^<]*<input[^>]*>\s*<button class="action"', text
-        )
-    ]
+    found = re.findall(r'<button class="action" name="action" value="([^"]*)">', text)
+    return [json.loads(html.unescape(m)) for m in found]
 
 
 def state_of(game):
