@@ -18,7 +18,6 @@ from tal import layout as L
 from tal.engine import board as B
 from tal.engine.scoring import best_possible
 
-
 # Stone colours on the drawing: (fill, letter); the same values as the page's CSS.
 STONE_LOOK = {
     "red": ("#c0392b", "#fff"),
