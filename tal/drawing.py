@@ -125,11 +125,25 @@ def draw(
         )
 
     # ---------------------------------------------------------------- figures on fields
-    def target_at(node: str, x: int, y: int, size: int) -> dict[str, Any] | None:
+    def target_at(
+        node: str, x: int, y: int, size: int, over: bool = False, height: int = 0
+    ) -> dict[str, Any] | None:
         t = targets.get(node)
         if t is None:
             return None
-        return {**t, "x": x, "y": y, "size": size, "tx": x + size - 8, "ty": y + 11}
+        tx, ty = x + size - 3, y + 13
+        if height:
+            ty = y + height - 8  # areas: the number in the free row
+        return {
+            **t,
+            "x": x,
+            "y": y,
+            "size": size,
+            "height": height,
+            "tx": tx,
+            "ty": ty,
+            "over": over,
+        }
 
     sites = []
     for site in view["sites"]:
@@ -153,7 +167,8 @@ def draw(
                     "lx": fx + 3,
                     "ly": fy + L.FIELD - 4,
                     "token": token,
-                    "target": target_at(f["field"], fx, fy, L.FIELD),
+                    # a target under a figure is drawn over it, see-through
+                    "target": target_at(f["field"], fx, fy, L.FIELD, over=token is not None),
                 }
             )
 
@@ -162,6 +177,8 @@ def draw(
         for e in acts.all(type="build", site=num):
             builds.setdefault(e["action"]["slot"], []).append(e)
         top = max((lv for lv, st in enumerate(site["levels"]) if any(st)), default=None)
+        # stones go onto the lowest level that is not full
+        build_level = next((lv for lv, st in enumerate(site["levels"]) if None in st), None)
         levels = []
         for lv, (stones, (lx, ly)) in enumerate(
             zip(site["levels"], L.level_boxes(num, size), strict=True)
@@ -181,12 +198,12 @@ def draw(
                     "colour": colour_info(c) if c else None,
                     "hidden": size == "large" and (lv, k) == B.HIDDEN_SLOT,
                     "steal": steal.get(k) if lv == top else None,
-                    "build_key": key if k in builds else None,
+                    "build_key": key if k in builds and lv == build_level else None,
                     "level": lv + 1,
                     "position": k + 1,
                 }
                 slots.append(slot)
-                if k in builds:
+                if k in builds and lv == build_level:
                     builds[k] = [{**e, "slot_info": slot} for e in builds[k]]
             levels.append({"level": lv + 1, "slots": slots})
         nx, ny = L.label_spot(num, size)
@@ -276,7 +293,15 @@ def draw(
                 "lx": lx,
                 "ly": ly,
                 "tokens": tokens,
-                "target": target_at(a["area"], hx - 4, hy - 4, per_row * (L.TOKEN + 2) + 6),
+                # figures stand on the box (a click on one chooses it); the last row
+                # stays free to click
+                "target": target_at(
+                    a["area"],
+                    hx - 4,
+                    hy - 4,
+                    per_row * (L.TOKEN + 2) + 6,
+                    height=(-(-len(figs) // per_row) + 1) * (L.TOKEN + 2) + 6,
+                ),
                 "neighbours": [n for n in a["neighbours"] if not B.is_field(n)],
             }
         )

@@ -25,7 +25,7 @@ def get_item(mapping, key):
         return None
 
 
-LOG_ON_PAGE = 12
+LOG_ON_PAGE = 10
 
 
 @register.simple_tag(takes_context=True)

@@ -132,7 +132,7 @@ def test_targets_show_the_steps_that_remain():
     state = position(players=2, phase="worker", round=2, current=0)
     text = render(state, 0)
     # from area 16: a field of site 15 is 1 step, so 5 remain
-    link = re.search(r"<a class=\"act tgt\"[^>]*aria-label=\"to 15-A, 5 left\">", text)
+    link = re.search(r"<a class=\"tgt\"[^>]*aria-label=\"to 15-A, 5 left\">", text)
     assert link
     assert '<use href="#n5"' in text[link.end() : link.end() + 80]
 
@@ -199,8 +199,8 @@ def test_the_history_on_the_page_is_bounded_with_a_link_to_all_of_it(client, use
     client.force_login(users[0])
     text = client.get(f"/g/{game.pk}/").content.decode()
     log = text[text.index('class="log-entries"') : text.index("</ul>", text.index("log-entries"))]
-    assert log.count("<li>") == 12
-    assert f"Show the full history ({total - 12} earlier entries)" in text
+    assert log.count("<li>") == 10
+    assert f"Show the full history ({total - 10} earlier entries)" in text
     full = client.get(f"/g/{game.pk}/?log=all").content.decode()
     log = full[full.index('class="log-entries"') : full.index("</ul>", full.index("log-entries"))]
     assert log.count("<li>") == total
@@ -234,3 +234,18 @@ def test_the_finished_page_keeps_the_table_and_drops_the_generic_result(client, 
     outsider = UserFactory()
     client.force_login(outsider)
     assert "Final scoring" in client.get(f"/g/{game.pk}/").content.decode()
+
+
+def test_only_positions_of_the_level_being_built_can_be_chosen():
+    # level 1 of site 2 is full: position 2 of level 2 is the one to build on
+    state = position(
+        players=2,
+        phase="build",
+        owners={2: 0},
+        workers={0: ["2-A"]},
+        levels={2: ["rrrrrrrrr", "....", "."]},
+        supply={0: {"red": 2}},
+    )
+    text = render(state, 0, query="?slot=2-0")
+    assert text.count('href="?slot=2-0"') == 1
+    assert "Build on site 2, level 2, position 1" in text

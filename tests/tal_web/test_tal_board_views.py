@@ -39,7 +39,7 @@ def clickable(text, cls=None):
     for m in re.finditer(r"<button class=\"([^\"]*)\"[^>]*?data-act=\"([^\"]*)\"", text):
         if cls is None or cls in m.group(1).split():
             found.append(json.loads(html.unescape(m.group(2))))
-    for m in re.finditer(r"<a class=\"act ([^\"]*)\"[^>]*?hx-vals='([^']*)'", text):
+    for m in re.finditer(r"<a class=\"([^\"]*)\"[^>]*?hx-vals='([^']*)'", text):
         if cls is None or cls in m.group(1).split():
             vals = json.loads(html.unescape(m.group(2)))
             assert set(vals) == {"action"}
@@ -242,7 +242,7 @@ def strip_own(text):
     """The page without the viewer's own actions (forms, and links on the drawn board,
     with their labels) and title attributes."""
     text = re.sub(r"<form.*?</form>", "", text, flags=re.S)
-    text = re.sub(r'<a class="act .*?</a>', "", text, flags=re.S)
+    text = re.sub(r'<a class="(?:act |tgt).*?</a>', "", text, flags=re.S)
     return re.sub(r'title="[^"]*"', "", text)
 
 
