@@ -85,8 +85,9 @@ def shoot(page, artifacts, name):
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
-def play_game(login, live_server, artifacts, users, options, prefix, time_budget):
-    """Play until the game ends (or the time budget runs out); return the game."""
+def play_game(login, live_server, artifacts, users, options, prefix, time_budget, after=None):
+    """Play until the game ends (or the time budget runs out); return the game.
+    ``after(pages, url, state, seat, action)`` is called after each action."""
     started = time.monotonic()
     game = running_game("tal", users, options, title=f"Browser Tal {prefix}")
     seats = {s.number: s.user for s in game.seats.select_related("user")}
@@ -127,6 +128,8 @@ def play_game(login, live_server, artifacts, users, options, prefix, time_budget
         clicks += 1
         game.refresh_from_db()
         loaded = {seat: game.version}
+        if after is not None and after(pages, url, state, seat, action):
+            loaded = {}
     game.refresh_from_db()
     return game, pages, url, shots, clicks, confirms, time.monotonic() - started
 
@@ -150,3 +153,59 @@ def test_two_players_play_a_complete_game_on_the_drawn_board(login, live_server,
     assert f"with {max(points)} points" in summary.inner_text()
     shoot(watcher, artifacts, "2p-end")
     check_axe(watcher, "finished game")
+
+
+def test_three_players_play_the_expert_game_with_secret_plans(login, live_server, artifacts):
+    """Advanced and expert variants: unsold stones feed the Pharaoh pyramid, stripes
+    score, every position of a level can be chosen. While one player plans, the others
+    see only that they are planning; the plan is drawn as arrows for its author.
+
+    A whole 3-player game takes about 250 clicks, too long for this machine: the test
+    plays for a fixed time (past the first plans and builds) and checks the end only if
+    it got there."""
+    users = [UserFactory(display_name=n) for n in ("Anna", "Ben", "Carla K.")]
+    checked = []
+
+    def plans_stay_secret(pages, url, state, seat, action):
+        if action["type"] != "plan" or checked:
+            return False
+        mine = pages[seat]
+        assert mine.locator(f"{BOARD} svg.valley line.plan-arrow").count() or (
+            action["to"] == state.overseers[seat][action["index"]]
+        )
+        other = pages[(seat + 1) % 3]
+        other.goto(url)
+        assert not other.locator(f"{BOARD} svg.valley line.plan-arrow").count() or (
+            # the other seat's own plan, if it has begun one
+            other.locator(f"{BOARD} .tal-myplan").count()
+        )
+        status = other.locator(f"{BOARD} .tal-status").inner_text()
+        seats = other.locator(f"{BOARD} .tal-seats").inner_text()
+        assert action["to"] not in status + seats or action["to"] in (
+            state.overseers[(seat + 1) % 3] + state.workers[(seat + 1) % 3]
+        )
+        assert "planning" in seats
+        checked.append(action)
+        return True  # the other page was reloaded: the loop must not trust it
+
+    game, pages, url, shots, clicks, confirms, took = play_game(
+        login,
+        live_server,
+        artifacts,
+        users,
+        {"advanced": True, "expert": True},
+        "3p",
+        time_budget=55,
+        after=plans_stay_secret,
+    )
+    print(f"Tal der Könige, 3 players: {clicks} actions, {took:.1f} s, status {game.status}")
+    assert checked, "nobody planned"
+    assert {"3p-planning", "3p-building"} <= shots
+    if game.status == "finished":
+        state = replay.current_state(game)
+        assert sum(ENGINE.scores(state)) > 0
+        watcher = pages[2]
+        watcher.goto(url)
+        assert watcher.locator(f"{BOARD} .tal-summary").is_visible()
+        shoot(watcher, artifacts, "3p-end")
+        check_axe(watcher, "finished 3-player game")

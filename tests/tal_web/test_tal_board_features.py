@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 from django.template.loader import render_to_string
 from django.test import RequestFactory
+from django.utils import translation
 
 from games import play, replay
 from tal.engine import ENGINE
@@ -26,15 +27,16 @@ pytestmark = pytest.mark.django_db
 
 def render(state, viewer, names=("Anna", "Ben", "Cleo"), query=""):
     view = ENGINE.view(state, viewer)
-    return render_to_string(
-        "tal/board.html",
-        {
-            "game": SimpleNamespace(id=1, version=5),
-            "view": view,
-            "player_names": dict(enumerate(names)),
-            "request": RequestFactory().get("/g/1/" + query),
-        },
-    )
+    with translation.override("en"):
+        return render_to_string(
+            "tal/board.html",
+            {
+                "game": SimpleNamespace(id=1, version=5),
+                "view": view,
+                "player_names": dict(enumerate(names)),
+                "request": RequestFactory().get("/g/1/" + query),
+            },
+        )
 
 
 def finished(levels, owners, players=3, expert=False):
@@ -249,3 +251,20 @@ def test_only_positions_of_the_level_being_built_can_be_chosen():
     text = render(state, 0, query="?slot=2-0")
     assert text.count('href="?slot=2-0"') == 1
     assert "Build on site 2, level 2, position 1" in text
+
+
+def test_in_the_expert_variant_every_free_position_can_be_chosen():
+    state = position(
+        players=3,
+        phase="build",
+        owners={13: 0},
+        workers={0: ["13-A"]},
+        levels={13: ["r...", "."]},
+        supply={0: {"grey": 2}},
+        expert=True,
+    )
+    text = render(state, 0)
+    assert sorted(re.findall(r'href="\?slot=(13-\d)"', text)) == ["13-1", "13-2", "13-3"]
+    # stripes: grey next to red can still make a striped small pyramid (2 points)
+    chips = re.findall(r'class="build-btn c-(\w+)".*?&le;&thinsp;(\d+)', text, re.S)
+    assert dict(chips) == {"grey": "2"}
