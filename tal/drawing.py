@@ -300,7 +300,7 @@ def draw(
                     hx - 4,
                     hy - 4,
                     per_row * (L.TOKEN + 2) + 6,
-                    height=(-(-len(figs) // per_row) + 1) * (L.TOKEN + 2) + 6,
+                    height=max(2, -(-len(figs) // per_row) + 1) * (L.TOKEN + 2) + 6,
                 ),
                 "neighbours": [n for n in a["neighbours"] if not B.is_field(n)],
             }

@@ -82,6 +82,14 @@ def shoot(page, artifacts, name):
         page.set_viewport_size({"width": width, "height": 900})
         page.evaluate("window.dispatchEvent(new Event('load'))")  # re-centre the board
         page.screenshot(path=str(artifacts / f"tal-{name}-{width}.png"), full_page=True)
+        if width == 375:
+            # fields and areas to move to are tap targets of at least 40 px on a phone
+            sizes = page.eval_on_selector_all(
+                f"{BOARD} svg.valley a.tgt",
+                "els => els.map(e => [Math.min(e.getBoundingClientRect().width,"
+                " e.getBoundingClientRect().height), e.outerHTML.slice(-120)])",
+            )
+            assert all(size >= 39.5 for size, _ in sizes), [s for s in sizes if s[0] < 39.5]
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
@@ -99,7 +107,7 @@ def play_game(login, live_server, artifacts, users, options, prefix, time_budget
     loaded = {}
     rng = random.Random(5)
     shots = set()
-    clicks = 0
+    clicks = warned = 0
     while time.monotonic() - started < time_budget:
         game.refresh_from_db()
         state = replay.current_state(game)
@@ -124,6 +132,8 @@ def play_game(login, live_server, artifacts, users, options, prefix, time_budget
             shoot(page, artifacts, f"{prefix}-{name}")
             check_axe(page, f"{prefix} {name}")
             shots.add(f"{prefix}-{name}")
+        if action["type"] == "end_build" and state.supply[seat]:
+            warned += 1
         do(page, action, seat, state)
         clicks += 1
         game.refresh_from_db()
@@ -131,6 +141,9 @@ def play_game(login, live_server, artifacts, users, options, prefix, time_budget
         if after is not None and after(pages, url, state, seat, action):
             loaded = {}
     game.refresh_from_db()
+    # finishing a build turn with stones left asked once, and only then
+    assert len(confirms) == warned, confirms
+    assert all("Pharaoh pyramid" in c for c in confirms)
     return game, pages, url, shots, clicks, confirms, time.monotonic() - started
 
 
