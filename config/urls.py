@@ -15,6 +15,7 @@ urlpatterns = [
     path("siam/", include("siam.urls")),
     path("notify/", include("notify.urls")),
     path("", include("moderation.urls")),
+    path("tal/", include("tal.urls")),
     path("", include("accounts.urls")),
     path("", include("community.urls")),
     path("", include("games.urls")),

@@ -13,5 +13,7 @@ class TalConfig(AppConfig):
         registry.register(
             ENGINE,
             board_template="tal/board.html",
+            rules_url_name="tal_rules",
             stylesheet="tal/board.css",
+            shows_result=True,
         )

@@ -11,12 +11,15 @@ on sites and the buttons that end a turn.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from games.actions import BoardActions
+from tal.drawing import draw
 from tal.engine import board as B
 
 # Words that reach the page only as engine data; listed so that ``makemessages``
@@ -46,15 +49,6 @@ PHASES = {
 
 SIZES = {"small": gettext_noop("small pyramid"), "large": gettext_noop("large pyramid")}
 
-# The board as four triangles: the centre and three corners, each with an inner
-# and an outer area and the sites around them.
-REGIONS = [
-    {"areas": ["16"], "sites": [13, 14, 15], "pharaoh": True},
-    {"areas": ["17", "18"], "sites": [1, 2, 3, 4], "pharaoh": False},
-    {"areas": ["19", "20"], "sites": [5, 6, 7, 8], "pharaoh": False},
-    {"areas": ["21", "22"], "sites": [9, 10, 11, 12], "pharaoh": False},
-]
-
 END_TYPES = ("end_bids", "end_moves", "submit_plan", "end_steal", "end_takeover", "end_build")
 
 
@@ -75,9 +69,31 @@ def _initials(view: dict, names: dict[int, str]) -> dict[int, str]:
     return initials
 
 
-def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[str, Any]:
+def full_stop(text: str) -> str:
+    """End a sentence once, also after a name that ends in a full stop ("Carla K.")."""
+    return text if text.endswith(".") else text + "."
+
+
+def attr_json(value: Any) -> str:
+    """JSON for an attribute in single quotes: double quotes stay as they are, which
+    keeps the many click targets of the drawn board small."""
+    text = json.dumps(value, separators=(",", ":"))
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return mark_safe(text.replace("'", "&#x27;"))
+
+
+def build(
+    view: dict,
+    player_names: dict[int, str],
+    version: str = "",
+    chosen_fig: str | None = None,
+    chosen_slot: str | None = None,
+) -> dict[str, Any]:
     """Everything the board template draws, from one viewer's view."""
-    acts = BoardActions(view, player_names)
+    acts = BoardActions(view, player_names, version)
+    for e in acts.entries:
+        # the page's token comes from the drawing's root (htmx merges hx-vals upwards)
+        e["av"] = attr_json({"action": e["json"]})
     viewer = view.get("viewer")
     phase = view["phase"]
     initials = _initials(view, player_names)
@@ -102,41 +118,6 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
                 player=name(seat), kind=kind_names[kind], number=index + 1
             ),
         }
-
-    # ---------------------------------------------------------------- moves and plans
-    move_type = "plan" if phase == "plan" else "move"
-    # figure key -> its move/plan actions, and node -> [actions]
-    node_acts: dict[str, list[dict]] = {}
-    picker: list[dict[str, Any]] = []
-    me = next((s for s in view["seats"] if s["seat"] == viewer), None)
-    my_plan = (me or {}).get("plan") if phase == "plan" else None
-    if me is not None:
-        kinds = ["overseer"] if phase == "plan" else ["overseer", "worker"]
-        for kind in kinds:
-            positions = me["overseers"] if kind == "overseer" else me["workers"]
-            for i, pos in enumerate(positions):
-                if move_type == "plan":
-                    found = acts.all(type="plan", index=i)
-                else:
-                    found = acts.all(type="move", figure=kind, index=i)
-                if not found:
-                    continue
-                fig = figure(viewer, kind, i)
-                for e in found:
-                    e["fig"] = fig["key"]
-                    node_acts.setdefault(e["action"]["to"], []).append(e)
-                picker.append(
-                    {
-                        **fig,
-                        "at": pos,
-                        "planned": my_plan[i] if my_plan else None,
-                        "targets": len(found),
-                    }
-                )
-        if picker:
-            # the first overseer still without a target while planning, else the first
-            unplanned = [f for f in picker if move_type == "plan" and f["planned"] is None]
-            (unplanned or picker)[0]["checked"] = True
 
     # ---------------------------------------------------------------- seats
     result = view.get("result") or {}
@@ -172,10 +153,9 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
                 "plan": plan,
                 "points": s["points"],
                 "sites": s["sites"],
-                "overseers": s["overseers"],
-                "workers": s["workers"],
             }
         )
+    me = next((s for s in seats if s["me"]), None)
 
     # ---------------------------------------------------------------- market
     groups = []
@@ -207,150 +187,38 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
                 "bids": bids,
                 "sold": g["sold"],
                 "winner": g["winner"],
-                "winner_name": name(g["winner"]),
+                "sold_to": full_stop(_("Sold to {name}").format(name=name(g["winner"])))
+                if g["winner"] is not None
+                else "",
                 "bid_acts": acts.all(type="bid", group=g["group"]),
             }
         )
 
-    # ---------------------------------------------------------------- sites and areas
-    plan_marks: dict[str, list[int]] = {}
-    if my_plan:
-        for i, to in enumerate(my_plan):
-            if to:
-                plan_marks.setdefault(to, []).append(i + 1)
+    # ---------------------------------------------------------------- turn ending buttons
+    ends = []
+    for e in acts.entries:
+        if e["type"] not in END_TYPES:
+            continue
+        confirm = ""
+        if e["type"] == "end_build" and me and me["stones"]:
+            confirm = ngettext(
+                "Finish building? Your last stone goes onto the Pharaoh pyramid and scores "
+                "nothing.",
+                "Finish building? Your {n} remaining stones go onto the Pharaoh pyramid and "
+                "score nothing.",
+                me["stones"],
+            ).format(n=me["stones"])
+        ends.append({**e, "confirm": confirm})
 
-    def node_info(node: str) -> dict[str, Any]:
-        found = node_acts.get(node, [])
-        return {"acts": found, "plan_marks": plan_marks.get(node, [])}
-
-    sites = {}
-    for site in view["sites"]:
-        num = site["site"]
-        steal = {e["action"]["slot"]: e for e in acts.all(type="steal", site=num)}
-        build_acts = acts.all(type="build", site=num)
-        build_slots: dict[int, list[dict]] = {}
-        for e in build_acts:
-            build_slots.setdefault(e["action"]["slot"], []).append(
-                {**e, "colour": colour_info(e["action"]["colour"])}
-            )
-        top = max((lv for lv, st in enumerate(site["levels"]) if any(st)), default=None)
-        build_level = next(
-            (lv for lv, st in enumerate(site["levels"]) if None in st), len(site["levels"]) - 1
-        )
-        levels = []
-        for lv, stones in enumerate(site["levels"]):
-            side = site["level_sides"][lv]
-            slots = []
-            for k, c in enumerate(stones):
-                hidden = site["size"] == "large" and (lv, k) == B.HIDDEN_SLOT
-                slots.append(
-                    {
-                        "slot": k,
-                        "position": k + 1,
-                        "colour": colour_info(c) if c else None,
-                        "hidden": hidden,
-                        "steal": steal.get(k) if lv == top else None,
-                        "build": bool(build_slots.get(k)) and lv == build_level,
-                    }
-                )
-            levels.append({"level": lv + 1, "side": side, "slots": slots})
-        fields = []
-        by_area: dict[tuple[str, bool], list[dict]] = {}
-        for f in site["fields"]:
-            fig = f["figure"]
-            entry = {
-                "field": f["field"],
-                "letter": f["field"].split("-")[1],
-                "borders": f["borders"],
-                "figure": figure(fig["player"], fig["kind"], fig["index"]) if fig else None,
-                **node_info(f["field"]),
-            }
-            fields.append(entry)
-            # rows of at most four fields, each with the area it borders
-            row_key = (
-                f["borders"],
-                len(fields) > 4 and f["borders"] == site["fields"][0]["borders"],
-            )
-            by_area.setdefault(row_key, []).append(entry)
-        presence = [
-            {
-                "seat": s,
-                "name": name(s),
-                "initial": initials[s],
-                "overseers": site["overseers"][s],
-                "workers": site["workers"][s],
-            }
-            for s in range(view["players"])
-            if site["overseers"][s] or site["workers"][s]
-        ]
-        sites[num] = {
-            "site": num,
-            "size": site["size"],
-            "size_name": _word(SIZES[site["size"]]),
-            "in_play": site["in_play"],
-            "owner": site["owner"],
-            "owner_name": name(site["owner"]),
-            "owner_initial": initials[site["owner"]] if site["owner"] is not None else "",
-            "finished": site["finished"],
-            "type": _word(site["type"]),
-            "points": site["points"],
-            "stones": site["stones"],
-            "capacity": B.CAPACITY[site["size"]],
-            "levels": levels,
-            "fields": fields,
-            "field_groups": [{"area": a, "fields": fs} for (a, _second), fs in by_area.items()],
-            "presence": presence,
-            "takeover": acts.find(type="takeover", site=num),
-            "build_level": build_level + 1,
-            "build_slots": [
-                {
-                    "position": k + 1,
-                    "hidden": site["size"] == "large" and (build_level, k) == B.HIDDEN_SLOT,
-                    "acts": v,
-                }
-                for k, v in sorted(build_slots.items())
-            ],
-        }
-
-    areas = {}
-    for a in view["areas"]:
-        figs = [figure(f["player"], f["kind"], f["index"]) for f in a["figures"]]
-        figs.sort(key=lambda f: (f["seat"], f["kind"] != "overseer", f["index"]))
-        areas[a["area"]] = {
-            "area": a["area"],
-            "neighbours": [n for n in a["neighbours"] if not B.is_field(n)],
-            "figures": figs,
-            **node_info(a["area"]),
-        }
-
-    regions = []
-    for r in REGIONS:
-        regions.append(
-            {
-                "areas": [areas[a] for a in r["areas"]],
-                "sites": [sites[s] for s in r["sites"]],
-                "pharaoh": r["pharaoh"],
-                "title": (
-                    _("Centre: area 16 and the Pharaoh pyramid")
-                    if r["pharaoh"]
-                    else _("Areas {inner} and {outer}").format(
-                        inner=r["areas"][0], outer=r["areas"][1]
-                    )
-                ),
-            }
-        )
-
-    pharaoh = view["pharaoh"]
-    ph_levels = []
-    filled = pharaoh["count"]
-    for side in B.LEVEL_SIDES["pharaoh"]:
-        n = side * side
-        ph_levels.append({"side": side, "slots": [i < filled for i in range(n)]})
-        filled = max(0, filled - n)
+    drawing = draw(view, acts, figure, name, colour_info, chosen_fig, chosen_slot)
 
     turn = view.get("turn")
     current = view.get("current_player") if view.get("active_seats") else None
-    ends = [e for e in acts.entries if e["type"] in END_TYPES]
+    if phase == "plan":
+        # from the view's own marks, so a past position (no active seats) names them too
+        waiting = [s["name"] for s in seats if s["plan_submitted"] is False]
+    else:
+        waiting = [name(s) for s in view.get("active_seats") or []]
     return {
         "viewer": viewer,
         "phase": phase,
@@ -358,16 +226,20 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
         "round": view["round"],
         "start_name": name(view.get("start_player")),
         "current_name": name(current) if current is not None else "",
-        "waiting_for": [name(s) for s in view.get("active_seats") or []],
+        "waiting_for": waiting,
+        "waiting_text": full_stop(
+            _("Waiting for the plans of: {names}").format(names=", ".join(waiting))
+        )
+        if waiting
+        else "",
         "finished": view.get("finished"),
         "options": view.get("options") or {},
         "colours": [colour_info(c) for c in B.COLOURS],
         "seats": seats,
-        "me": next((s for s in seats if s["me"]), None),
+        "me": me,
         "market_revealed": market["revealed"],
         "groups": groups,
-        "regions": regions,
-        "pharaoh": {**pharaoh, "levels": ph_levels},
+        "pharaoh": view["pharaoh"],
         "bag": {
             "count": view["bag"]["count"],
             "colours": [
@@ -380,18 +252,60 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
         "show_steps": bool(turn) and phase in ("overseer", "worker"),
         "actions": acts.entries,
         "ends": ends,
-        "picker": picker,
-        "move_type": move_type,
-        "my_plan": [
-            {
-                "number": i + 1,
-                "to": to,
-                "at": me["overseers"][i],
-                "steps": B.DIST[me["overseers"][i]][to] if to else None,
-            }
-            for i, to in enumerate(my_plan)
-        ]
-        if my_plan and me
-        else None,
+        "d": drawing,
+        "summary": summary(view, name) if view.get("finished") else None,
         "version": version,
+        "root_vals": attr_json({"version": version}),
+    }
+
+
+def summary(view: dict, name: Any) -> dict[str, Any] | None:
+    """The end of the game: points, every scoring pyramid, the winner's margin and why
+    the game ended."""
+    result = view.get("result")
+    if not result:
+        return None
+    details = result.get("details") or {}
+    points = details.get("points") or [s["points"] for s in view["seats"]]
+    pyramids = details.get("pyramids") or []
+    rows = []
+    for seat in result["ranking"]:
+        own = [p for p in pyramids if p["player"] == seat]
+        rows.append(
+            {
+                "seat": seat,
+                "name": name(seat),
+                "points": points[seat],
+                "winner": seat in result["winners"],
+                "pyramids": [
+                    {
+                        "site": p["site"],
+                        "size": _word(SIZES[p["size"]]),
+                        "type": _word(p["type"]),
+                        "points": p["points"],
+                    }
+                    for p in own
+                ],
+            }
+        )
+    winners = [name(s) for s in result["winners"]]
+    best = points[result["ranking"][0]]
+    others = [points[s] for s in result["ranking"] if s not in result["winners"]]
+    if len(winners) > 1:
+        decided = _(
+            "{names} share the win with {n} points each: the rule book names no tie-break."
+        ).format(names=", ".join(winners), n=best)
+    elif others:
+        decided = ngettext(
+            "{name} wins with {n} points, {margin} point ahead of the next player.",
+            "{name} wins with {n} points, {margin} points ahead of the next player.",
+            best - max(others),
+        ).format(name=winners[0], n=best, margin=best - max(others))
+    else:
+        decided = _("{name} wins with {n} points.").format(name=winners[0], n=best)
+    return {
+        "rows": rows,
+        "decided": decided,
+        "reason": result.get("reason"),
+        "rounds": details.get("rounds"),
     }

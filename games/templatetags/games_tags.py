@@ -34,3 +34,16 @@ def duration_text(value):
         return ""
     now = timezone.now()
     return timeuntil(now + value, now)
+
+
+LOG_ON_PAGE = 10
+
+
+@register.simple_tag(takes_context=True)
+def log_window(context, log):
+    """The history entries the page shows, newest first: the last few, or all of them
+    with ``?log=all``. Returns (entries, number left out)."""
+    request = context.get("request")
+    if (request is not None and request.GET.get("log") == "all") or len(log) <= LOG_ON_PAGE:
+        return list(reversed(log)), 0
+    return list(reversed(log[-LOG_ON_PAGE:])), len(log) - LOG_ON_PAGE

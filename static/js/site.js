@@ -19,7 +19,7 @@ document.addEventListener("htmx:afterSettle", function () {
 // request replaces the board, so the fragment jump (the no-JS fallback) is skipped.
 document.addEventListener("click", function (event) {
   if (!window.htmx || !(event.target instanceof Element)) return;
-  var link = event.target.closest("svg a[hx-post]");
+  var link = event.target.closest("svg a[hx-post], svg a[hx-get]");
   if (link) event.preventDefault();
 });
 
@@ -48,3 +48,23 @@ document.addEventListener("submit", function (event) {
 document.addEventListener("focusin", function (event) {
   if (event.target.matches && event.target.matches("[data-select-on-focus]")) event.target.select();
 });
+
+// A board wider than the screen (the Tal valley on a phone) scrolls; show its
+// chosen figure, or its middle, rather than an empty corner.
+function centreBoards() {
+  document.querySelectorAll(".valley-scroll").forEach(function (box) {
+    if (box.scrollWidth <= box.clientWidth) return;
+    var mark = box.querySelector(".tok.chosen, .pickslot.chosen, a.act");
+    if (mark) {
+      var a = box.getBoundingClientRect();
+      var b = mark.getBoundingClientRect();
+      box.scrollLeft += b.left - a.left - box.clientWidth / 2;
+      box.scrollTop += b.top - a.top - box.clientHeight / 2;
+    } else {
+      box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+      box.scrollTop = (box.scrollHeight - box.clientHeight) / 3;
+    }
+  });
+}
+window.addEventListener("load", centreBoards);
+document.addEventListener("htmx:afterSettle", centreBoards);

@@ -73,3 +73,31 @@ def pyramid_points(size: str, levels: Levels, expert: bool) -> int:
     if not is_complete(size, levels):
         return 0
     return POINTS[size][pyramid_type(size, levels, expert)]
+
+
+def _stripes_possible(stones: list[tuple[int, int, int, str]]) -> bool:
+    """Could the stones placed so far still become a stripe pyramid?"""
+    for key in (lambda lv, i, j: i + j + lv, lambda lv, i, j: i - j):
+        colour_of: dict[int, str] = {}
+        if all(colour_of.setdefault(key(lv, i, j) % 2, c) == c for lv, i, j, c in stones):
+            if len(set(colour_of.values())) == len(colour_of):
+                return True
+    return False
+
+
+def best_possible(size: str, levels: Levels, expert: bool) -> tuple[str, int]:
+    """The best type (and its points) an unfinished pyramid can still become, judged by
+    the stones placed so far; for a finished one its type and points."""
+    if is_complete(size, levels):
+        kind = pyramid_type(size, levels, expert)
+        return kind, POINTS[size][kind]
+    stones = _visible(size, levels)
+    candidates = ["mixed"]
+    if len({c for *_, c in stones}) <= 1:
+        candidates.append("monochrome")
+    if is_layered(size, levels):
+        candidates.append("layered")
+    if expert and _stripes_possible(stones):
+        candidates.append("stripes")
+    best = max(candidates, key=lambda t: POINTS[size][t])
+    return best, POINTS[size][best]

@@ -7,8 +7,24 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def tal_board(context):
-    """The board prepared from the page's view: ``{% tal_board as b %}``."""
+    """The board prepared from the page's view: ``{% tal_board as b %}``.
+
+    ``?fig=w2`` chooses the figure whose moves are shown, ``?slot=3-4`` the position
+    to build on; both only change what is drawn, never the game.
+    """
     page = context.get("page")
+    request = context.get("request")
+    query = request.GET if request is not None else {}
     return board.build(
-        context["view"], context.get("player_names") or {}, page.token if page else ""
+        context["view"],
+        context.get("player_names") or {},
+        page.token if page else "",
+        chosen_fig=query.get("fig"),
+        chosen_slot=query.get("slot"),
     )
+
+
+@register.simple_tag(takes_context=True)
+def tal_text_mode(context) -> bool:
+    request = context.get("request")
+    return bool(request is not None and request.GET.get("text"))

@@ -1,6 +1,7 @@
 """The Tal der Könige board page: every phase renders, clickable parts post legal actions,
 and nothing secret (other seats' bid values and plans before the reveal) reaches the HTML."""
 
+import functools
 import html
 import json
 import random
@@ -18,26 +19,38 @@ from .conftest import seat_user
 
 pytestmark = pytest.mark.django_db
 
-CLASSES = ("bid-btn", "tgt", "steal", "build-btn", "end", "act-button")
+CLASSES = ("bid-btn", "tgt", "steal", "build-btn", "end", "takeover")
 
 
-def page(client, game, user=None):
+def page(client, game, user=None, query=""):
     if user is None:
         client.logout()
     else:
         client.force_login(user)
-    response = client.get(f"/g/{game.pk}/")
+    response = client.get(f"/g/{game.pk}/{query}")
     assert response.status_code == 200
     return response.content.decode()
 
 
 def clickable(text, cls=None):
-    """The actions of the board's clickable parts (data-act), optionally by CSS class."""
+    """The actions of the board's clickable parts, optionally by CSS class: buttons
+    (data-act) and the links on the drawn board (the action in hx-vals)."""
     found = []
     for m in re.finditer(r"<button class=\"([^\"]*)\"[^>]*?data-act=\"([^\"]*)\"", text):
         if cls is None or cls in m.group(1).split():
             found.append(json.loads(html.unescape(m.group(2))))
+    for m in re.finditer(r"<a class=\"([^\"]*)\"[^>]*?hx-vals='([^']*)'", text):
+        if cls is None or cls in m.group(1).split():
+            vals = json.loads(html.unescape(m.group(2)))
+            assert set(vals) == {"action"}
+            found.append(json.loads(vals["action"]))
     return found
+
+
+def listed_actions(text):
+    """The actions of the text view's list of buttons."""
+    found = re.findall(r'<button class="action" name="action" value="([^"]*)">', text)
+    return [json.loads(html.unescape(m)) for m in found]
 
 
 def state_of(game):
@@ -54,15 +67,35 @@ def check_page(client, game, seat, seen):
     state = state_of(game)
     text = page(client, game, None if seat is None else seat_user(game, seat))
     assert 'class="tal phase-' in text
-    assert 'class="tal-board"' in text and "Pharaoh pyramid" in text
+    assert 'class="valley"' in text and "Pharaoh pyramid" in text
     legal = ENGINE.legal_actions(state, seat) if seat in ENGINE.active_seats(state) else []
     found = clickable(text)
     for action in found:
         assert action in legal, action
     if legal:
-        # the fallback list holds every legal action
-        assert text.count('class="action"') == len(legal)
-        assert "List of all your possible actions" in text
+        # the text view lists every legal action, moves for the chosen figure
+        listed = listed_actions(page(client, game, seat_user(game, seat), "?text=1"))
+        assert all(a in legal for a in listed)
+        figures = {(a.get("figure", "overseer"), a["index"]) for a in legal if "to" in a}
+        if figures:
+            first = sorted(figures, key=lambda f: (f[0] != "overseer", f[1]))[0]
+            # which figure the page chose by default (the first unplanned while planning)
+            chosen = {(a.get("figure", "overseer"), a["index"]) for a in listed if "to" in a}
+            assert len(chosen) == 1
+            fig = chosen.pop()
+            assert fig in figures
+            if state.phase != "plan":
+                assert fig == first
+            wanted = [
+                a
+                for a in legal
+                if "to" not in a or (a.get("figure", "overseer"), a["index"]) == fig
+            ]
+        else:
+            wanted = legal
+        key = functools.partial(json.dumps, sort_keys=True)
+        assert sorted(map(key, listed)) == sorted(map(key, wanted))
+        assert "Board as text and list of actions" in text
     else:
         assert found == []
     for cls in CLASSES:
@@ -137,7 +170,7 @@ def test_steal_and_takeover_buttons_are_on_the_site():
     legal = ENGINE.legal_actions(state, 1)
     if any(a["type"] == "takeover" for a in legal):
         text = render(state, 1)
-        assert {"type": "takeover", "site": 3} in clickable(text, "act-button")
+        assert {"type": "takeover", "site": 3} in clickable(text, "takeover")
 
 
 def test_clicking_a_bid_value_lays_the_tile(client, tal_game):
@@ -206,8 +239,10 @@ def play_to(game, phase, rng):
 
 
 def strip_own(text):
-    """The page without the viewer's own forms (their action labels) and title attributes."""
+    """The page without the viewer's own actions (forms, and links on the drawn board,
+    with their labels) and title attributes."""
     text = re.sub(r"<form.*?</form>", "", text, flags=re.S)
+    text = re.sub(r'<a class="(?:act |tgt).*?</a>', "", text, flags=re.S)
     return re.sub(r'title="[^"]*"', "", text)
 
 
@@ -228,7 +263,7 @@ def test_plans_stay_secret_until_every_plan_is_in(client, tal_game):
         act(tal_game, planner, {"type": "plan", "index": i, "to": targets[i]})
     mine = page(client, tal_game, seat_user(tal_game, planner))
     assert f"&rarr; <strong>{targets[0]}</strong>" in mine
-    assert 'class="planmark"' in mine
+    assert 'class="plan-arrow"' in mine
     act(tal_game, planner, {"type": "submit_plan"})
     for viewer in (other, None):
         text = page(client, tal_game, None if viewer is None else seat_user(tal_game, viewer))
@@ -236,7 +271,7 @@ def test_plans_stay_secret_until_every_plan_is_in(client, tal_game):
         visible = strip_own(text)
         for node in targets.values():
             assert node not in visible, (viewer, node)
-        assert "planmark" not in visible
+        assert "plan-arrow" not in visible
     # the other seat submits: every plan is revealed and carried out
     state = state_of(tal_game)
     pos = state.overseers[other]

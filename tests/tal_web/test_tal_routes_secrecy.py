@@ -33,6 +33,7 @@ def test_no_get_route_shows_another_seats_bid_tiles(client, tal_game):
         base = url(route, tal_game)
         paths += [base, base + "?v=0&c=0"]
         paths += [f"{base}?at={n}" for n in range(tal_game.move_count + 1)]
+        paths += [f"{base}?text=1", f"{base}?log=all", f"{base}?text=1&fig=o1&slot=3-4"]
     paths += ["/" + r for r in other_routes()] + ["/archive/?mine=1"]
     paths += [f"/u/{s.user.username}/" for s in tal_game.seats.all()]
 

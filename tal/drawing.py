@@ -1,0 +1,359 @@
+"""The valley as an SVG drawing, prepared from one viewer's view.
+
+Positions come from ``tal.layout``; what stands where, and what may be clicked,
+from ``ENGINE.view(state, viewer)`` and its legal actions (``BoardActions``), so
+the drawing shows exactly what the viewer may know. Moves and plans are offered
+for one chosen figure at a time and building for one chosen position, which
+keeps the page small: the others are one click (a GET) away.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.actions import BoardActions
+from tal import layout as L
+from tal.engine import board as B
+from tal.engine.scoring import best_possible
+
+# Stone colours on the drawing: (fill, letter); the same values as the page's CSS.
+STONE_LOOK = {
+    "red": ("#c0392b", "#fff"),
+    "grey": ("#9a9a9a", "#000"),
+    "black": ("#1f1f1f", "#fff"),
+    "white": ("#fbfbf7", "#111"),
+    "ochre": ("#d9a21b", "#111"),
+}
+
+
+def _word(value: str | None) -> str:
+    return _(value) if value else ""
+
+
+def node_point(node: str) -> tuple[int, int]:
+    """The middle of a field, or the first figure place of an area."""
+    if B.is_field(node):
+        site, letter = node.split("-")
+        box = L.field_boxes(int(site), B.SITES[int(site)][0])[letter]
+        return L.centre(box)
+    x, y, _per_row = L.AREAS[node]["hub"]
+    return x + L.TOKEN // 2, y + L.TOKEN // 2
+
+
+def _token(fig: dict, x: int, y: int, size: int, pick: bool, chosen: bool) -> dict[str, Any]:
+    """A figure drawn at (x, y) (its box's top-left corner): overseers are diamonds,
+    workers discs."""
+    h = size // 2
+    return {
+        **fig,
+        "x": x,
+        "y": y,
+        "cx": x + h,
+        "cy": y + h,
+        "r": h - 3,
+        "diamond": f"{x + h},{y} {x + size},{y + h} {x + h},{y + size} {x},{y + h}",
+        "big": size > L.TOKEN,
+        "pick": pick,
+        "chosen": chosen,
+    }
+
+
+def build_slot_key(site: int, slot: int) -> str:
+    return f"{site}-{slot}"
+
+
+def draw(
+    view: dict,
+    acts: BoardActions,
+    figure: Any,
+    names: Any,
+    colour_info: Any,
+    chosen_fig: str | None,
+    chosen_slot: str | None,
+) -> dict[str, Any]:
+    """Everything the SVG template draws. ``figure(seat, kind, index)`` describes a
+    figure, ``colour_info(colour)`` a stone colour (both from ``tal.board``)."""
+    viewer = view.get("viewer")
+    phase = view["phase"]
+    expert = bool((view.get("options") or {}).get("expert"))
+    me = next((s for s in view["seats"] if s["seat"] == viewer), None)
+
+    # ---------------------------------------------------------------- which figure moves
+    movable: list[dict[str, Any]] = []
+    if me is not None and phase in ("overseer", "worker", "plan"):
+        for kind in ("overseer", "worker"):
+            positions = me["overseers"] if kind == "overseer" else me["workers"]
+            for i, pos in enumerate(positions):
+                if phase == "plan":
+                    found = acts.all(type="plan", index=i) if kind == "overseer" else []
+                else:
+                    found = acts.all(type="move", figure=kind, index=i)
+                if found:
+                    movable.append({**figure(viewer, kind, i), "at": pos, "acts": found})
+    keys = [f["key"] for f in movable]
+    pickable = set(keys)
+    plan = me.get("plan") if me and phase == "plan" else None
+    if chosen_fig not in keys:
+        unplanned = [f for f in movable if plan and plan[f["index"]] is None]
+        chosen_fig = (unplanned or movable or [{"key": None}])[0]["key"]
+    chosen = next((f for f in movable if f["key"] == chosen_fig), None)
+    for f in movable:
+        f["chosen"] = f is chosen
+
+    targets: dict[str, dict[str, Any]] = {}
+    if chosen is not None:
+        turn = view.get("turn") or {}
+        for e in chosen["acts"]:
+            to = e["action"]["to"]
+            steps = B.DIST[chosen["at"]][to]
+            if phase == "plan":
+                other = 1 - chosen["index"]
+                other_to = plan[other] if plan else None
+                used = B.DIST[me["overseers"][other]][other_to] if other_to else 0
+                left = B.STEPS - used - steps
+            else:
+                left = (turn.get("steps_left") or 0) - steps
+            targets[to] = {**e, "steps": steps, "left": left, "stay": to == chosen["at"]}
+
+    def tok(fig: dict, x: int, y: int, size: int) -> dict[str, Any]:
+        mine = fig["seat"] == viewer
+        pick = mine and fig["key"] in pickable
+        return _token(
+            fig, x, y, size, pick, pick and chosen is not None and chosen["key"] == fig["key"]
+        )
+
+    # ---------------------------------------------------------------- figures on fields
+    def target_at(
+        node: str, x: int, y: int, size: int, over: bool = False, height: int = 0
+    ) -> dict[str, Any] | None:
+        t = targets.get(node)
+        if t is None:
+            return None
+        tx, ty = x + size - 3, y + 13
+        if height:
+            ty = y + height - 8  # areas: the number in the free row
+        return {
+            **t,
+            "x": x,
+            "y": y,
+            "size": size,
+            "height": height,
+            "tx": tx,
+            "ty": ty,
+            "over": over,
+        }
+
+    sites = []
+    for site in view["sites"]:
+        num, size = site["site"], site["size"]
+        x, y, w, h = L.site_box(num, size)
+        fields = []
+        boxes = L.field_boxes(num, size)
+        for f in site["fields"]:
+            letter = f["field"].split("-")[1]
+            fx, fy = boxes[letter]
+            fig = f["figure"]
+            token = None
+            if fig:
+                token = tok(figure(fig["player"], fig["kind"], fig["index"]), fx + 3, fy + 3, 28)
+            fields.append(
+                {
+                    "node": f["field"],
+                    "letter": letter,
+                    "x": fx,
+                    "y": fy,
+                    "lx": fx + 3,
+                    "ly": fy + L.FIELD - 4,
+                    "token": token,
+                    # a target under a figure is drawn over it, see-through
+                    "target": target_at(f["field"], fx, fy, L.FIELD, over=token is not None),
+                }
+            )
+
+        steal = {e["action"]["slot"]: e for e in acts.all(type="steal", site=num)}
+        builds: dict[int, list[dict]] = {}
+        for e in acts.all(type="build", site=num):
+            builds.setdefault(e["action"]["slot"], []).append(e)
+        top = max((lv for lv, st in enumerate(site["levels"]) if any(st)), default=None)
+        # stones go onto the lowest level that is not full
+        build_level = next((lv for lv, st in enumerate(site["levels"]) if None in st), None)
+        levels = []
+        for lv, (stones, (lx, ly)) in enumerate(
+            zip(site["levels"], L.level_boxes(num, size), strict=True)
+        ):
+            side = site["level_sides"][lv]
+            slots = []
+            for k, c in enumerate(stones):
+                r, col = divmod(k, side)
+                sx, sy = lx + col * L.STONE, ly + r * L.STONE
+                key = build_slot_key(num, k)
+                slot = {
+                    "slot": k,
+                    "x": sx,
+                    "y": sy,
+                    "tx": sx + L.STONE // 2,
+                    "ty": sy + 15,
+                    "colour": colour_info(c) if c else None,
+                    "hidden": size == "large" and (lv, k) == B.HIDDEN_SLOT,
+                    "steal": steal.get(k) if lv == top else None,
+                    "build_key": key if k in builds and lv == build_level else None,
+                    "level": lv + 1,
+                    "position": k + 1,
+                }
+                slots.append(slot)
+                if k in builds and lv == build_level:
+                    builds[k] = [{**e, "slot_info": slot} for e in builds[k]]
+            levels.append({"level": lv + 1, "slots": slots})
+        nx, ny = L.label_spot(num, size)
+        kind, best = best_possible(size, site["levels"], expert)
+        owner = site["owner"]
+        sites.append(
+            {
+                "site": num,
+                "size": size,
+                "x": x,
+                "y": y,
+                "w": w,
+                "h": h,
+                "nx": nx,
+                "ny": ny,
+                "in_play": site["in_play"],
+                "owner": owner,
+                "owner_initial": figure(owner, "overseer", 0)["initial"]
+                if owner is not None
+                else "",
+                "owner_name": names(owner) if owner is not None else "",
+                "finished": site["finished"],
+                "type": _word(site["type"]),
+                "points": site["points"],
+                "best": best,
+                "best_type": _word(kind),
+                "stones": site["stones"],
+                "capacity": B.CAPACITY[size],
+                "fields": fields,
+                "levels": levels,
+                "builds": builds,
+                "takeover": acts.find(type="takeover", site=num),
+            }
+        )
+
+    # ---------------------------------------------------------------- the chosen build slot
+    build_keys = [
+        (s, k) for s in sites for k in sorted(s["builds"])
+    ]  # every position the viewer may build on
+    build_choice = None
+    if build_keys:
+        picked = next(
+            ((s, k) for s, k in build_keys if build_slot_key(s["site"], k) == chosen_slot),
+            build_keys[0],
+        )
+        s, k = picked
+        chips = []
+        for e in s["builds"][k]:
+            levels = [
+                list(lv)
+                for lv in next(v for v in view["sites"] if v["site"] == s["site"])["levels"]
+            ]
+            level = e["slot_info"]["level"] - 1
+            levels[level][k] = e["action"]["colour"]
+            kind, best = best_possible(s["size"], levels, expert)
+            chips.append(
+                {
+                    **e,
+                    "colour": colour_info(e["action"]["colour"]),
+                    "best": best,
+                    "best_type": _word(kind),
+                }
+            )
+        build_choice = {
+            "site": s["site"],
+            "key": build_slot_key(s["site"], k),
+            "level": chips[0]["slot_info"]["level"],
+            "position": k + 1,
+            "hidden": chips[0]["slot_info"]["hidden"],
+            "chips": chips,
+        }
+
+    # ---------------------------------------------------------------- areas
+    areas = []
+    for a in view["areas"]:
+        spec = L.AREAS[a["area"]]
+        figs = [figure(f["player"], f["kind"], f["index"]) for f in a["figures"]]
+        figs.sort(key=lambda f: (f["seat"], f["kind"] != "overseer", f["index"]))
+        slots = L.hub_slots(a["area"], len(figs))
+        tokens = [tok(f, sx, sy, L.TOKEN) for f, (sx, sy) in zip(figs, slots, strict=True)]
+        hx, hy, per_row = spec["hub"]
+        lx, ly = spec["label"]
+        areas.append(
+            {
+                "area": a["area"],
+                "points": L.points(spec["polygon"]),
+                "lx": lx,
+                "ly": ly,
+                "tokens": tokens,
+                # figures stand on the box (a click on one chooses it); the last row
+                # stays free to click
+                "target": target_at(
+                    a["area"],
+                    hx - 4,
+                    hy - 4,
+                    per_row * (L.TOKEN + 2) + 6,
+                    height=max(2, -(-len(figs) // per_row) + 1) * (L.TOKEN + 2) + 6,
+                ),
+                "neighbours": [n for n in a["neighbours"] if not B.is_field(n)],
+            }
+        )
+    gates = [{"a": a, "b": b, "x": x, "y": y} for (a, b), (x, y) in L.GATES.items()]
+
+    # ---------------------------------------------------------------- plan arrows (own, secret)
+    arrows = []
+    if plan and me:
+        for i, to in enumerate(plan):
+            at = me["overseers"][i]
+            if to and to != at:
+                (x1, y1), (x2, y2) = node_point(at), node_point(to)
+                arrows.append({"number": i + 1, "x1": x1, "y1": y1, "x2": x2, "y2": y2, "to": to})
+
+    pharaoh = view["pharaoh"]
+    ph_slots = []
+    filled = pharaoh["count"]
+    for side, (px, py) in zip(L.PHARAOH_SIDES, L.pharaoh_boxes(), strict=True):
+        for k in range(side * side):
+            r, c = divmod(k, side)
+            ph_slots.append(
+                {"x": px + c * L.PH_STONE, "y": py + r * L.PH_STONE, "full": filled > 0}
+            )
+            filled -= 1
+    px, py = L.PHARAOH_AT
+
+    return {
+        "width": L.WIDTH,
+        "height": L.HEIGHT,
+        "outline": L.points([L.APEX, L.RIGHT, L.LEFT]),
+        "inner": L.points([L.MID_L, L.MID_R, L.MID_B]),
+        "stone": L.STONE,
+        "stone_mid": L.STONE / 2,
+        "step_numbers": sorted({t["left"] for t in targets.values()}),
+        "stone_base": L.STONE - 5,
+        "looks": [
+            {**colour_info(c), "fill": STONE_LOOK[c][0], "ink": STONE_LOOK[c][1]} for c in B.COLOURS
+        ],
+        "field": L.FIELD,
+        "ph_stone": L.PH_STONE,
+        "areas": areas,
+        "gates": gates,
+        "sites": sites,
+        "movable": movable,
+        "chosen": chosen,
+        "arrows": arrows,
+        "build_choice": build_choice,
+        "pharaoh": {
+            "slots": ph_slots,
+            "count": pharaoh["count"],
+            "capacity": pharaoh["capacity"],
+            "x": px,
+            "y": py + 4 * L.PH_STONE + 16,
+        },
+    }
