@@ -4,7 +4,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from moderation import actions as moderation
-from moderation.confirm import ModeratorAdmin, moderation_action
+from moderation.confirm import ModeratorAdmin, ReadOnlyAdmin, moderation_action
 
 from .models import ChatMessage, Game, Move, Seat
 
@@ -78,17 +78,6 @@ class GameAdmin(ModeratorAdmin):
     def seats_link(self, game):
         url = reverse("admin:games_seat_changelist") + f"?game__id__exact={game.pk}"
         return format_html('<a href="{}">{}</a>', url, _("Seats of this game"))
-
-
-class ReadOnlyAdmin(ModeratorAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Move)

@@ -2,16 +2,17 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from . import actions
-from .confirm import ModeratorAdmin, moderation_action
+from .confirm import ReadOnlyAdmin, moderation_action
 from .models import AuditEntry, Report
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     """Read-only for everyone, superusers included: the trail is append-only."""
 
     list_display = ["created_at", "moderator_name", "action", "target", "reason"]
     list_filter = ["action"]
+    public_fields = frozenset({"action"})  # the kind of moderation, not a game's action
     search_fields = ["moderator_name", "target", "reason"]
     date_hierarchy = "created_at"
     fields = readonly_fields = [
@@ -24,18 +25,9 @@ class AuditEntryAdmin(admin.ModelAdmin):
         "reason",
     ]
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(Report)
-class ReportAdmin(ModeratorAdmin):
+class ReportAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "status", "reported", "reporter", "game", "reason"]
     list_filter = ["status"]
     list_select_related = ["reported", "reporter", "game"]
@@ -56,12 +48,3 @@ class ReportAdmin(ModeratorAdmin):
     actions = [
         moderation_action(_("Resolve the selected reports"), actions.resolve_report),
     ]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

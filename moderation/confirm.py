@@ -31,6 +31,19 @@ class ModeratorAdmin(SecretSafeAdmin):
         return request.user.has_perm("moderation.moderate")
 
 
+class ReadOnlyAdmin(ModeratorAdmin):
+    """Records that change only through moderation actions (or never)."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 def moderation_action(description: str, perform: Callable):
     """An admin action that runs ``perform(moderator, obj, reason)`` for each
     selected object once the moderator has confirmed it with a reason."""

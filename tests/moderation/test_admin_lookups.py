@@ -34,8 +34,10 @@ def test_mail_bodies_and_password_hashes_cannot_be_probed(staff_client):
     outbox.queue(kind="raw", address="x@example.com", dedupe_key="raw:k", text="key-abc")
     assert staff_client.get("/admin/notify/notification/?text__contains=key").status_code == 400
     assert staff_client.get("/admin/accounts/user/?password__startswith=md5").status_code == 400
-    # The chat's text is no secret to a moderator: searching and filtering it works.
+    # The chat's text is no secret to a moderator: searching and filtering it works,
+    # and so does the audit trail's filter by kind of action.
     assert staff_client.get("/admin/games/chatmessage/?text__contains=hi").status_code == 200
+    assert staff_client.get("/admin/moderation/auditentry/?action__exact=ban").status_code == 200
 
 
 def test_a_running_games_actions_are_hidden_in_the_move_log(staff_client, users):
