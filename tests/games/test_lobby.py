@@ -184,3 +184,14 @@ def test_lists_name_the_map_players_know(client):
     client.force_login(game.seats.first().user)
     assert "King of Saba" in client.get("/my/").content.decode()
     assert "King of Saba" in client.get(f"/g/{game.pk}/").content.decode()
+
+
+def test_my_finished_games_say_who_won_and_who_lost(client, started):
+    game, first, second = started
+    play.resign(game.pk, first)
+    client.force_login(first)
+    assert "<td>lost</td>" in client.get("/my/").content.decode()
+    client.force_login(second)
+    assert "<td>won</td>" in client.get("/my/").content.decode()
+    # Names in the running games' list are separated cleanly, with no stray space.
+    assert " ," not in client.get("/my/").content.decode()
