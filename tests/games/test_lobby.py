@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from games import play
@@ -194,4 +196,9 @@ def test_my_finished_games_say_who_won_and_who_lost(client, started):
     client.force_login(second)
     assert "<td>won</td>" in client.get("/my/").content.decode()
     # Names in the running games' list are separated cleanly, with no stray space.
-    assert " ," not in client.get("/my/").content.decode()
+    running = play.create_game(
+        second, game.kind_info, title="t", players=2, options={}, time_limit_days=3, private=False
+    )
+    play.join(running.pk, first)
+    page = client.get("/my/").content.decode()
+    assert "Alice" in page and "Bob" in page and not re.search(r"\s,", page)
