@@ -98,6 +98,9 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
     layout = LAYOUTS[map_id]
     look = LOOKS[map_id]
     acts = BoardActions(view, player_names, version)
+    # The page empties active_seats where nothing can be played (a finished or
+    # resigned game, a past position): then nobody is shown to move.
+    movers = set(view.get("active_seats") or [])
     factions = []
     for i, f in enumerate(view["factions"]):
         fill, ink = look["colours"][i]
@@ -251,7 +254,7 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
                 "name": player_names.get(n, _("Seat {n}").format(n=n + 1)),
                 "aid": s["aid"],
                 "me": n == view.get("viewer"),
-                "active": s["active"],
+                "active": s["active"] and n in movers,
                 "passed": s["passed"],
                 "followers": [
                     {
@@ -322,7 +325,7 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
             ],
         }
 
-    turn = view.get("turn")
+    turn = view.get("turn") if view.get("turn") in movers else None
     return {
         "map": map_id,
         "layout": {"width": layout["width"], "height": layout["height"]},

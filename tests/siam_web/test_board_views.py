@@ -280,3 +280,14 @@ def test_drawn_borders_match_the_engines_adjacency(map_id):
         for b in ids:
             if a < b:
                 assert shared_edge(layout, a, b) == (b in m.adjacency[a]), (a, b)
+
+
+def test_a_resigned_game_shows_nobody_to_move(client, users):
+    from tests.factories import running_game
+
+    game = running_game("siam", users[:2])
+    mover = game.seats.get(to_move=True).user
+    play.resign(game.pk, mover)
+    client.force_login(users[0])
+    text = client.get(f"/g/{game.pk}/").content.decode()
+    assert "to move." not in text and 'class="badge turn"' not in text
