@@ -14,6 +14,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# The e-mail a move causes is sent (eagerly) but not printed: figures only.
+os.environ.setdefault("EMAIL_URL", "dummymail://")
+os.environ.setdefault("LOG_LEVEL", "WARNING")
 
 import django  # noqa: E402
 
