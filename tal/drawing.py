@@ -288,7 +288,7 @@ def draw(
         figs.sort(key=lambda f: (f["seat"], f["kind"] != "overseer", f["index"]))
         slots = L.hub_slots(a["area"], len(figs))
         tokens = [tok(f, sx, sy, L.TOKEN) for f, (sx, sy) in zip(figs, slots, strict=True)]
-        hx, hy, per_row = spec["hub"]
+        tx, ty, tw, th = L.hub_target(a["area"], len(figs))
         lx, ly = spec["label"]
         areas.append(
             {
@@ -299,13 +299,7 @@ def draw(
                 "tokens": tokens,
                 # figures stand on the box (a click on one chooses it); the last row
                 # stays free to click
-                "target": target_at(
-                    a["area"],
-                    hx - 4,
-                    hy - 4,
-                    per_row * (L.TOKEN + 2) + 6,
-                    height=max(2, -(-len(figs) // per_row) + 1) * (L.TOKEN + 2) + 6,
-                ),
+                "target": target_at(a["area"], tx, ty, tw, height=th),
                 "neighbours": [n for n in a["neighbours"] if not B.is_field(n)],
             }
         )
