@@ -46,7 +46,11 @@ def _token(fig: dict, x: int, y: int, size: int, pick: bool, chosen: bool) -> di
     """A figure drawn at (x, y) (its box's top-left corner): overseers are diamonds,
     workers discs."""
     h = size // 2
+    # the hit area of a figure that can be chosen: its whole field, or its place in
+    # the area's rows (figures there stand TOKEN + 2 apart)
+    pad = (L.FIELD - size) // 2 if size > L.TOKEN else 1
     return {
+        "hit": (x - pad, y - pad, size + 2 * pad),
         **fig,
         "x": x,
         "y": y,
@@ -205,7 +209,7 @@ def draw(
                 slots.append(slot)
                 if k in builds and lv == build_level:
                     builds[k] = [{**e, "slot_info": slot} for e in builds[k]]
-            levels.append({"level": lv + 1, "slots": slots})
+            levels.append({"level": lv + 1, "slots": slots, "side": side, "x": lx, "y": ly})
         nx, ny = L.label_spot(num, size)
         kind, best = best_possible(size, site["levels"], expert)
         owner = site["owner"]
@@ -284,7 +288,7 @@ def draw(
         figs.sort(key=lambda f: (f["seat"], f["kind"] != "overseer", f["index"]))
         slots = L.hub_slots(a["area"], len(figs))
         tokens = [tok(f, sx, sy, L.TOKEN) for f, (sx, sy) in zip(figs, slots, strict=True)]
-        hx, hy, per_row = spec["hub"]
+        tx, ty, tw, th = L.hub_target(a["area"], len(figs))
         lx, ly = spec["label"]
         areas.append(
             {
@@ -295,13 +299,7 @@ def draw(
                 "tokens": tokens,
                 # figures stand on the box (a click on one chooses it); the last row
                 # stays free to click
-                "target": target_at(
-                    a["area"],
-                    hx - 4,
-                    hy - 4,
-                    per_row * (L.TOKEN + 2) + 6,
-                    height=max(2, -(-len(figs) // per_row) + 1) * (L.TOKEN + 2) + 6,
-                ),
+                "target": target_at(a["area"], tx, ty, tw, height=th),
                 "neighbours": [n for n in a["neighbours"] if not B.is_field(n)],
             }
         )
@@ -328,6 +326,18 @@ def draw(
             filled -= 1
     px, py = L.PHARAOH_AT
 
+    # On a phone the board is drawn as large as its smallest clickable thing needs
+    # for a 40 px tap target (board.css): stones, figures in an area, or fields.
+    if any(
+        s["takeover"] or s["builds"] or any(k["steal"] for lv in s["levels"] for k in lv["slots"])
+        for s in sites
+    ):
+        tap = "stones"
+    elif any(t["pick"] for a in areas for t in a["tokens"]):
+        tap = "figures"
+    else:
+        tap = "fields"
+
     return {
         "width": L.WIDTH,
         "height": L.HEIGHT,
@@ -341,6 +351,15 @@ def draw(
             {**colour_info(c), "fill": STONE_LOOK[c][0], "ink": STONE_LOOK[c][1]} for c in B.COLOURS
         ],
         "field": L.FIELD,
+        # a level's empty positions are drawn as one block (page weight)
+        "empty_levels": [
+            {
+                "side": side,
+                "cells": [(c * L.STONE, r * L.STONE) for r in range(side) for c in range(side)],
+            }
+            for side in sorted({lv["side"] for s in sites for lv in s["levels"]})
+        ],
+        "tap": tap,
         "ph_stone": L.PH_STONE,
         "areas": areas,
         "gates": gates,

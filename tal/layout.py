@@ -49,7 +49,7 @@ AREAS: dict[str, dict] = {
     "18": {
         "polygon": [APEX, (1027, _SPLIT_TOP), (473, _SPLIT_TOP)],
         "label": (750, 110),
-        "hub": (758, 296, 6),
+        "hub": (758, 299, 6),
     },
     "19": {"polygon": _AREA_19, "label": (240, 990), "hub": (386, 1014, 7)},
     "20": {"polygon": _AREA_20, "label": (40, 1280), "hub": (178, 1040, 6)},
@@ -184,3 +184,11 @@ def hub_slots(area: str, count: int) -> list[tuple[int, int]]:
     return [
         (x + (i % per_row) * (TOKEN + 2), y + (i // per_row) * (TOKEN + 2)) for i in range(count)
     ]
+
+
+def hub_target(area: str, count: int) -> tuple[int, int, int, int]:
+    """The box (x, y, width, height) clicked to move into an area where ``count``
+    figures stand: their rows and one free row below, at least two rows."""
+    x, y, per_row = AREAS[area]["hub"]
+    rows = max(2, -(-count // per_row) + 1)
+    return x - 1, y - 1, per_row * (TOKEN + 2), rows * (TOKEN + 2)

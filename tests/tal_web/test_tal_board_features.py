@@ -142,7 +142,7 @@ def test_targets_show_the_steps_that_remain():
 def test_the_text_view_lists_the_board_and_the_actions_as_buttons():
     state = position(players=2, phase="worker", round=2, current=0, owners={3: 1})
     text = render(state, 0, query="?text=1")
-    assert 'class="valley"' not in text
+    assert 'class="valley ' not in text
     assert "The valley as text" in text and re.search(r"Site 3</strong>\s*\(Ben", text)
     assert "Area 16, next to areas 17, 19, 21" in text
     assert (

@@ -67,7 +67,7 @@ def check_page(client, game, seat, seen):
     state = state_of(game)
     text = page(client, game, None if seat is None else seat_user(game, seat))
     assert 'class="tal phase-' in text
-    assert 'class="valley"' in text and "Pharaoh pyramid" in text
+    assert 'class="valley ' in text and "Pharaoh pyramid" in text
     legal = ENGINE.legal_actions(state, seat) if seat in ENGINE.active_seats(state) else []
     found = clickable(text)
     for action in found:
