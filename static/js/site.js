@@ -114,9 +114,9 @@ function turnNotice() {
   var settings = noticeSettings();
   var done = [];
   if (settings.sound) {
-    var sound = document.querySelector("audio[data-turn-sound]");
-    if (sound) {
-      sound.currentTime = 0;
+    var box = document.querySelector("[data-tab-notices][data-sound]");
+    if (box) {
+      var sound = new Audio(box.dataset.sound);
       var playing = sound.play();
       if (playing && playing.catch) playing.catch(function () {});
       done.push("sound");

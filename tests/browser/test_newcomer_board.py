@@ -127,7 +127,7 @@ def test_a_returning_player_sees_what_changed(login, live_server, artifacts):
         advance(game, 1)
     page.goto(f"{live_server.url}/g/{game.pk}/")
     assert page.locator(".since").count() == 1
-    assert page.locator(".log-entries li.new").count() >= 1
+    assert page.locator(".log-entries mark:not(.last)").count() >= 1
     assert page.locator("g.plaque.last").count() >= 1
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for width in (1280, 375):
@@ -139,7 +139,7 @@ def test_a_returning_player_sees_what_changed(login, live_server, artifacts):
     page.set_viewport_size({"width": 1280, "height": 900})
     swap_board(page, lambda: page.get_by_role("button", name="Mark as seen").click())
     assert page.locator(".since").count() == 0
-    assert page.locator(".log-entries li.new").count() == 0
+    assert page.locator(".log-entries mark:not(.last)").count() == 0
     assert page.locator("g.plaque.last").count() >= 1  # the last move stays marked
 
 
@@ -164,3 +164,21 @@ def test_turn_notice_in_the_open_tab(login, live_server):
         advance(game, 1)
     page.wait_for_function("() => document.documentElement.dataset.turnNotice", timeout=15_000)
     assert page.evaluate("document.documentElement.dataset.turnNotice") == "sound notify"
+
+
+def test_the_rules_tables_fit_a_phone(browser, live_server):
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    page = context.new_page()
+    for lang in ("en", "de"):
+        context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+        for path in ("/siam/rules/", "/siam/rules/saba/"):
+            page.goto(live_server.url + path)
+            widths = page.evaluate(
+                "() => [...document.querySelectorAll('.siam-rules table')].map("
+                "t => [t.getBoundingClientRect().width, t.parentElement.clientWidth])"
+            )
+            assert widths, path
+            for table, room in widths:
+                assert table <= room + 0.5, (lang, path, table, room)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    context.close()

@@ -46,7 +46,7 @@ def test_the_history_board_tells_htmx_the_url_of_the_position_it_shows(client, s
 
 
 def new_entries(page: str) -> int:
-    return page.count('<li class="new">')
+    return page.count("<mark>")
 
 
 def test_since_you_last_looked_marks_exactly_the_moves_made_since(client, started):
@@ -58,7 +58,7 @@ def test_since_you_last_looked_marks_exactly_the_moves_made_since(client, starte
     play.act(game.pk, first, {"type": "add", "n": 2}, None)
     play.act(game.pk, first, {"type": "end"}, None)
     page = client.get(f"/g/{game.pk}/").content.decode()
-    assert "Since you last looked: 2 new entries" in page
+    assert "Since you last looked: 2 new moves" in page
     assert new_entries(page) == 2
     assert "Mark as seen" in page
     # Reloading (or the poll) keeps the marks until the player dismisses them...
@@ -126,7 +126,7 @@ def test_turn_notices_are_offered_off_by_default_with_a_local_sound(client, star
         page.count('data-notice="') == 2
         and " checked" not in page.split("data-tab-notices")[1][:900]
     )
-    src = re.search(r'src="([^"]+your-turn\.wav)"', page).group(1)
+    src = re.search(r'data-sound="([^"]+your-turn\.wav)"', page).group(1)
     assert src.startswith("/static/")
     with wave.open(str(ROOT / "static" / "sounds" / "your-turn.wav")) as w:
         assert 0.1 < w.getnframes() / w.getframerate() < 1.0
