@@ -173,6 +173,10 @@ class Seat(models.Model):
     # When the player last had the game page open (updated at most once a
     # minute): nobody is mailed about a game they are looking at.
     last_seen = models.DateTimeField(null=True, blank=True)
+    # The position the player last took in (the game's version and its moves in
+    # force then), moved on when they act or dismiss "since you last looked".
+    seen_version = models.PositiveIntegerField(null=True, blank=True)
+    seen_move_count = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -8,8 +8,11 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from enginekit import IllegalAction
+
 from . import replay
 from .models import Game
+from .since import Since, since_last_look, view_before_last_move
 
 
 @dataclass
@@ -25,6 +28,9 @@ class BoardPage:
     error: str = ""
     notice: str = ""
     result: dict | None = None
+    since: Since | None = None  # what changed since the viewer last looked
+    before_last: dict[str, Any] | None = None  # the viewer's view before the move shown last
+    takebacks: list = field(default_factory=list)
     token: str = ""  # what the viewer saw; forms send it back to detect stale clicks
     # New on every render: a retried click (cut connection) sends the same id again.
     request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
@@ -90,6 +96,9 @@ def board_page(
         and engine.can_undo(state, viewer)
     )
     return BoardPage(
+        since=since_last_look(game, seat, view) if not history else None,
+        before_last=view_before_last_move(game, at, viewer),
+        takebacks=takebacks(game, viewer, {s.number: s.user.name for s in seats}),
         game=game,
         view=view,
         viewer=viewer,
@@ -103,3 +112,30 @@ def board_page(
         result=game.result if game.status in (Game.Status.FINISHED, Game.Status.ABORTED) else None,
         token=token,
     )
+
+
+TAKEBACKS_SHOWN = 3
+
+
+def takebacks(game: Game, viewer: int | None, names: dict[int, str]) -> list[dict[str, Any]]:
+    """The latest take-backs the viewer may know of: who took back an action and
+    from which position, never what it was. A step the viewer could not see (a
+    secret plan written at the same time) leaves no trace for them either."""
+    if not game.undo_count:
+        return []
+    engine = game.engine
+    shown = []
+    undone = game.moves.filter(undone=True).order_by("-number")[:TAKEBACKS_SHOWN]
+    for move in undone:
+        before = game.moves.filter(undone=False, number__lt=move.number).count()
+        if move.seat != viewer:
+            state = replay.state_at(game, before)
+            seen_before = view_token(engine.view(state, viewer))
+            try:
+                after = engine.apply(state, move.seat, move.action)
+            except IllegalAction:  # cannot be replayed any more: say nothing rather than guess
+                continue
+            if seen_before == view_token(engine.view(after, viewer)):
+                continue
+        shown.append({"name": names.get(move.seat, ""), "after": before, "me": move.seat == viewer})
+    return shown

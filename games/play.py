@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from enginekit import N_, IllegalAction, msg
 
-from . import replay, signals, text
+from . import replay, signals, since, text
 from .models import ChatMessage, Game, Move, Seat
 from .pages import view_token
 
@@ -287,6 +287,7 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
         state, number = _play_forced_moves(game, state, number)
         game.version += 1
         _after_change(game, state, moved_on=number > own)
+        since.mark_seen(game, seat.pk)  # acting is taking in the position
         count = game.move_count
         transaction.on_commit(lambda: replay.store(game, number, count, state))
     return game
@@ -309,6 +310,7 @@ def undo(game_id: int, user, seen: int | str | None) -> Game:
         game.undo_count += 1
         state = replay.fresh_replay(game)
         _after_change(game, state)
+        since.mark_seen(game, seat.pk)
         # The take-back changed the cache key: seed it, so the next page
         # does not replay the whole log a second time.
         number = (

@@ -21,6 +21,7 @@ urlpatterns = [
     path("g/<int:game_id>/chat", views.chat, name="game_chat"),
     path("g/<int:game_id>/join", views.join, name="game_join"),
     path("g/<int:game_id>/leave", views.leave, name="game_leave"),
+    path("g/<int:game_id>/seen", views.seen, name="game_seen"),
     path("g/<int:game_id>/record.json", views.game_record, name="game_record"),
     path("g/<int:game_id>/take-seat", views.take_seat, name="game_take_seat"),
 ]

@@ -20,7 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from moderation.reports import visible_chat
 from notify import presence
 
-from . import play, record, registry
+from . import play, record, registry, since
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
 from .pages import board_page
@@ -170,11 +170,32 @@ def _invite_token(request) -> str | None:
         return None
 
 
-def _at(request) -> int | None:
-    try:
-        return int(request.GET["at"])
-    except (KeyError, ValueError, OverflowError):
+class BadPosition(Exception):
+    """``?at`` names no position of this game."""
+
+
+def _at(request, game) -> int | None:
+    """The past position asked for (None: the latest); BadPosition for one that does not exist."""
+    if "at" not in request.GET:
         return None
+    try:
+        at = int(request.GET["at"])
+    except (ValueError, OverflowError):
+        raise BadPosition from None
+    if not 0 <= at <= game.move_count:
+        raise BadPosition
+    return at
+
+
+def _bad_position(request, game):
+    # A wrong link must not silently show another position than the one it names.
+    message = _("This game has no position “%(at)s”: it has %(n)s moves.") % {
+        "at": request.GET.get("at", "")[:20],
+        "n": game.move_count,
+    }
+    context = {"message": message, "game": game}
+    template = "games/bad_position.html#notice" if request.htmx else "games/bad_position.html"
+    return render(request, template, context, status=404)
 
 
 @game_route
@@ -182,7 +203,12 @@ def game_page(request, game):
     presence.seen(request, game.pk)
     if not game.was_played:
         return render(request, "lobby/open_game.html", _open_context(request, game))
-    return render(request, "games/game.html", _board_context(request, game, _at(request)))
+    try:
+        at = _at(request, game)
+    except BadPosition:
+        return _bad_position(request, game)
+    since.first_look(game, request.user)
+    return render(request, "games/game.html", _board_context(request, game, at))
 
 
 def _open_context(request, game, token=""):
@@ -229,16 +255,25 @@ def _board_context(request, game, at=None, error="", notice=""):
 
 @game_route
 def board(request, game):
+    """The board at a position, for the history buttons: the address bar gets the
+    URL of exactly the position sent (HX-Push-Url), whatever the link said."""
     presence.seen(request, game.pk)
-    return _board_response(request, game)
+    response = _board_response(request, game)
+    if response.status_code == 200 and request.htmx:
+        at = request.GET.get("at")
+        url = game.get_absolute_url()
+        response["HX-Push-Url"] = f"{url}?at={int(at)}" if at is not None else url
+    return response
 
 
 def _board_response(request, game):
     if not game.was_played:
         return _not_found(request)
-    return render(
-        request, "games/game.html#board-area", _board_context(request, game, _at(request))
-    )
+    try:
+        at = _at(request, game)
+    except BadPosition:
+        return _bad_position(request, game)
+    return render(request, "games/game.html#board-area", _board_context(request, game, at))
 
 
 @require_GET
@@ -428,6 +463,15 @@ def join(request, game_id, data):
     if game.private and Game.from_invite_token(data.get("token")) != game:
         raise play.PlayError(_("This private game needs an invite link."), 403)
     play.join(game_id, request.user)
+
+
+@_guarded
+def seen(request, game_id, data):
+    """The player dismisses "since you last looked": what they see now counts as seen."""
+    seat = Seat.objects.filter(game_id=game_id, user=request.user).first()
+    if seat is None:
+        raise play.PlayError(_("You are not playing in this game."), 403)
+    since.mark_seen(Game.objects.get(pk=game_id), seat.pk)
 
 
 @_guarded

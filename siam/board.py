@@ -92,8 +92,49 @@ def _name_lines(name: str) -> tuple[int, list[tuple[str, int]]]:
     return 13, [(" ".join(words[:cut]), 13), (" ".join(words[cut:]), 26)]
 
 
-def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[str, Any]:
-    """Everything the board templates draw, from one viewer's view."""
+def changed_provinces(before: dict | None, after: dict) -> set[str]:
+    """Provinces whose followers, controller or King marker differ between two
+    views of the same viewer (the views hold only what that viewer may know)."""
+    if before is None:
+        return set()
+
+    def looks(view: dict) -> dict[str, tuple]:
+        return {
+            p["id"]: (
+                sorted((f, n) for f, n in p["followers"].items() if n),
+                p["controller"],
+                p["king"],
+            )
+            for p in view["provinces"]
+        }
+
+    old, new = looks(before), looks(after)
+    return {pid for pid, seen in new.items() if old.get(pid) != seen}
+
+
+def new_cards(before: dict | None, after: dict) -> dict[int, int]:
+    """Per seat, how many cards were played since ``before``."""
+    if before is None:
+        return {}
+    old = {s["seat"]: len(s["played"]) for s in before["seats"]}
+    return {s["seat"]: max(0, len(s["played"]) - old.get(s["seat"], 0)) for s in after["seats"]}
+
+
+def build(
+    view: dict,
+    player_names: dict[int, str],
+    version: str = "",
+    before: dict | None = None,
+    before_last: dict | None = None,
+) -> dict[str, Any]:
+    """Everything the board templates draw, from one viewer's view.
+
+    ``before`` is the viewer's view when they last looked (its changes are
+    marked); ``before_last`` the view before the last move (marked always).
+    """
+    changed = changed_provinces(before, view)
+    last = changed_provinces(before_last, view)
+    cards_since = new_cards(before, view)
     map_id = view["map"]
     layout = LAYOUTS[map_id]
     look = LOOKS[map_id]
@@ -162,7 +203,7 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
                 {
                     **{key: f[key] for key in ("id", "name", "letter", "fill", "ink")},
                     "count": n,
-                    "x": 4 + k * 42,
+                    "x": 3 + k * 42,
                     "act": act,
                     "picked": (p["id"], f["id"]) in picked,
                 }
@@ -182,6 +223,10 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
             )
         else:
             desc = _("{province}: {followers}").format(province=names[p["id"]], followers=summary)
+        if p["id"] in last:
+            desc += " " + _("(changed by the last move)")
+        elif p["id"] in changed:
+            desc += " " + _("(changed since you last looked)")
         cx, cy = geo["capital"]
         inside = px <= cx <= px + PLAQUE_W and py <= cy <= py + PLAQUE_H
         provinces.append(
@@ -207,6 +252,8 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
                 "act": whole[0] if len(whole) == 1 else None,
                 "selected": p["id"] in picked_tiles,
                 "desc": desc,
+                "changed": p["id"] in changed,
+                "last": p["id"] in last,
                 "neighbours": [names[q] for q in p["adjacent"]],
             }
         )
@@ -268,6 +315,7 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
                 "hand": hand,
                 "cards_left": s["cards_left_count"],
                 "played": [_word(card_info[c]["name"]) for c in s["played"]],
+                "new_cards": cards_since.get(n, 0),
                 "top_card": _word(card_info[s["top_card"]]["name"]) if s["top_card"] else "",
                 "team": s.get("team"),
                 "partner": player_names.get(s["partner"]) if s.get("partner") is not None else None,
@@ -353,6 +401,7 @@ def build(view: dict, player_names: dict[int, str], version: str = "") -> dict[s
         "pass_act": acts.find(type="pass"),
         "play_acts": acts.all(type="play"),
         "stage_acts": [e for e in acts.entries if e["type"] in STAGE_TYPES],
+        "marked_since": bool(changed) or any(cards_since.values()),
         "summary": summary_of(view, player_names, factions, invader)
         if view.get("result")
         else None,

@@ -12,7 +12,7 @@ that lists the followers (the box is ``PLAQUE_W`` x ``PLAQUE_H``).
 from __future__ import annotations
 
 PLAQUE_W = 132
-PLAQUE_H = 66
+PLAQUE_H = 76
 
 SIAM_POINTS = {
     "a": (80, 20),

@@ -52,7 +52,7 @@ document.addEventListener("focusin", function (event) {
 // A board wider than the screen (the Tal valley on a phone) scrolls; show its
 // chosen figure, or its middle, rather than an empty corner.
 function centreBoards() {
-  document.querySelectorAll(".valley-scroll").forEach(function (box) {
+  document.querySelectorAll(".valley-scroll, .siam .map-scroll").forEach(function (box) {
     if (box.scrollWidth <= box.clientWidth) return;
     var mark = box.querySelector(".tok.chosen, .pickslot.chosen, a.act");
     if (mark) {
@@ -68,3 +68,70 @@ function centreBoards() {
 }
 window.addEventListener("load", centreBoards);
 document.addEventListener("htmx:afterSettle", centreBoards);
+
+// "Your turn" while the tab is open: the poll swaps in a board whose data-my-turn
+// turned to 1. A sound and/or a browser notification, each off until the player
+// ticks it on the game page (kept in localStorage: a setting of this browser).
+// The notification permission is asked on that tick, never on load.
+var NOTICE_KEY = "pbw-turn-notices";
+
+function noticeSettings() {
+  try {
+    return JSON.parse(localStorage.getItem(NOTICE_KEY)) || {};
+  } catch (e) {
+    return {};
+  }
+}
+
+function initNoticeToggles() {
+  var settings = noticeSettings();
+  document.querySelectorAll("[data-tab-notices] input[data-notice]").forEach(function (box) {
+    box.checked = !!settings[box.dataset.notice];
+  });
+}
+
+document.addEventListener("change", function (event) {
+  var box = event.target;
+  if (!box.matches || !box.matches("[data-tab-notices] input[data-notice]")) return;
+  var settings = noticeSettings();
+  settings[box.dataset.notice] = box.checked;
+  localStorage.setItem(NOTICE_KEY, JSON.stringify(settings));
+  if (box.dataset.notice === "notify" && box.checked && "Notification" in window &&
+      Notification.permission === "default") {
+    Notification.requestPermission();
+  }
+});
+
+var wasMyTurn = null;
+
+function turnNotice() {
+  var area = document.getElementById("board-area");
+  if (!area || !area.dataset.myTurn) return;
+  var mine = area.dataset.myTurn === "1";
+  var became = wasMyTurn === false && mine;
+  wasMyTurn = mine;
+  if (!became) return;
+  var settings = noticeSettings();
+  var done = [];
+  if (settings.sound) {
+    var box = document.querySelector("[data-tab-notices][data-sound]");
+    if (box) {
+      var sound = new Audio(box.dataset.sound);
+      var playing = sound.play();
+      if (playing && playing.catch) playing.catch(function () {});
+      done.push("sound");
+    }
+  }
+  if (settings.notify && "Notification" in window && Notification.permission === "granted") {
+    new Notification(area.dataset.title || document.title);
+    done.push("notify");
+  }
+  // Read by the browser test: which notices the last turn change gave.
+  document.documentElement.dataset.turnNotice = done.join(" ") || "none";
+}
+
+window.addEventListener("load", function () {
+  initNoticeToggles();
+  turnNotice();
+});
+document.addEventListener("htmx:afterSettle", turnNotice);
