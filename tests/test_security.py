@@ -86,3 +86,11 @@ def test_the_proxy_count_decides_which_address_is_rate_limited(rf, settings):
     assert get_client_ip(request) == "10.0.0.1"
     settings.ALLAUTH_TRUSTED_PROXY_COUNT = 2
     assert get_client_ip(request) == "203.0.113.9"
+
+
+@pytest.mark.django_db
+def test_pages_are_sent_without_the_templates_indentation(client):
+    body = client.get("/").content
+    assert body.startswith(b"<!DOCTYPE html>") and b"</html>" in body
+    assert not re.search(rb">[ \t]*\n\s*\n\s*<|>\n[ \t]+<", body)
+    assert int(client.get("/")["Content-Length"]) == len(body)

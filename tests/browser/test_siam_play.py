@@ -98,9 +98,7 @@ def play_whole_game(game, pages, live_server, artifacts, name):
             # The tab title follows the swapped-in board.
             # A function, not an expression: Playwright would eval() an expression in
             # the page, which the site's CSP (rightly) forbids.
-            page.wait_for_function(
-                "() => !document.title.startsWith('Your turn')", timeout=5_000
-            )
+            page.wait_for_function("() => !document.title.startsWith('Your turn')", timeout=5_000)
         assert moves < 400, "the game does not end"
     assert shot_taken
     return moves
