@@ -48,3 +48,4 @@ bench: $(STAMP)
 	$(PY) bench/siam_playouts.py
 	$(PY) bench/tal_playouts.py
 	$(PY) bench/site_moves.py
+	$(PY) bench/bots.py --games 20 --budget 0.2
