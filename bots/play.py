@@ -48,12 +48,26 @@ def choose(
     if not actions:
         raise ValueError(f"seat {seat} has nothing to do")
     rng = random.Random(_seed(view, salt))
-    if len(actions) == 1 or strength == "random":
-        return rng.choice(actions)
+    if len(actions) == 1:
+        return actions[0]
+    if strength == "random":
+        return pick_random(actions, rng)
     game = Game(engine, seat, players(view))
     if strength == "greedy":
         return greedy(game, state, actions, rng)
     return mcts.search(game, state, budget or Budget(), rng)
+
+
+def pick_random(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A kind of action at random, then one of that kind.
+
+    Uniform over actions, a seat offered sixty plan steps and one "submit"
+    would rewrite its plan for ever; by kind, ending the turn is as likely
+    as anything else.
+    """
+    kinds = sorted({action["type"] for action in actions})
+    kind = rng.choice(kinds)
+    return rng.choice([action for action in actions if action["type"] == kind])
 
 
 def _seed(view: dict[str, Any], salt: str) -> int:
