@@ -49,3 +49,4 @@ bench: $(STAMP)
 	$(PY) bench/tal_playouts.py
 	$(PY) bench/site_moves.py
 	$(PY) bench/sweep_deadlines.py
+	$(PY) bench/bots.py --games 20 --budget 0.2

@@ -77,6 +77,10 @@ class User(AbstractUser):
         help_text=_("No turn e-mails are sent while you are on vacation."),
     )
 
+    # A computer player (``botplay``): plays through the same rules, is never
+    # rated against people, and is shown as "computer" wherever it is listed.
+    is_bot = models.BooleanField(_("computer player"), default=False)
+
     def __str__(self) -> str:
         return self.name
 

@@ -27,7 +27,10 @@ def score(game: Game) -> bool:
     """Rate (finished games only) and record an ended game; False if it was done already."""
     if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED) or not game.was_played:
         return False
-    rated = game.status == Game.Status.FINISHED
+    # A game against a computer player is practice: it counts for nobody's rating.
+    rated = (
+        game.status == Game.Status.FINISHED and not game.seats.filter(user__is_bot=True).exists()
+    )
     try:
         with transaction.atomic():
             ScoredGame.objects.create(game=game, rated=rated)

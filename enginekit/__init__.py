@@ -58,6 +58,16 @@ moves at once, so nobody waits days for a move that could not be otherwise.
 was ``seat``'s and did not hand the turn to someone else, draw at random or
 reveal hidden information. The site takes an action back by replaying the log
 without it.
+
+*Computer players.* ``determinize(state, seat, rng)`` (optional) returns a copy
+of ``state`` in which everything ``seat`` may not know (other seats' hidden
+hands, bids and plans, the seed and the order of future random draws) is
+redrawn from ``rng``, consistently with what ``seat`` sees in
+``view(state, seat)``. It must replace each secret rather than keep it, so the
+copy depends on the real state only through that view: a bot that decides on
+such copies (``bots/``) cannot learn another seat's secrets. ``rng`` is a
+``random.Random``; the copy may be played on with ``apply`` like any state.
+Without it, ``bots`` treat the game as one without secrets.
 """
 
 from __future__ import annotations

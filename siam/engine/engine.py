@@ -103,6 +103,12 @@ class SiamEngine:
     def can_undo(self, state: State, seat: int) -> bool:
         return state.last_actor == seat and state.undoable and not state.finished
 
+    def determinize(self, state: State, seat: int, rng: Any) -> State:
+        """A copy for a computer player: only the seed is secret, and play never draws again."""
+        new = state.clone()
+        new.seed = 0
+        return new
+
     def variant_name(self, options: dict[str, Any]) -> str:
         """The name players know the game by on the chosen map."""
         return MAPS[options.get("map", "siam")].name

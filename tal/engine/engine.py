@@ -921,6 +921,12 @@ class TalEngine:
             "details": {"points": points, "pyramids": pyramids, "rounds": state.round},
         }
 
+    def determinize(self, state: TalState, seat: int, rng: random.Random) -> TalState:
+        """A copy with what ``seat`` cannot see redrawn at random (for computer players)."""
+        from .determinize import determinize
+
+        return determinize(state, seat, rng)
+
     # view ---------------------------------------------------------------------
     def view(self, state: TalState, viewer: int | None) -> dict[str, Any]:
         from .view import build_view

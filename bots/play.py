@@ -1,0 +1,131 @@
+"""Choosing one action for one seat: the entry point and the two simple strengths."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from . import heuristics, mcts
+
+STRENGTHS = ("random", "greedy", "strong")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long the strong bot may think: stop at whichever limit comes first.
+
+    ``seconds`` None means no clock (then the decision depends only on the
+    view and the salt: what tests and replays of a bot's game need).
+    """
+
+    seconds: float | None = 0.8
+    playouts: int | None = 4000
+
+
+def choose(
+    engine: Any,
+    state: Any,
+    seat: int,
+    strength: str = "strong",
+    *,
+    budget: Budget | None = None,
+    salt: str = "",
+) -> dict[str, Any]:
+    """The action ``seat`` takes now, decided from what that seat may know.
+
+    ``salt`` varies the bot's random choices between games and turns (the
+    site passes the game and move number); the rest of the seed is the view.
+    """
+    if strength not in STRENGTHS:
+        raise ValueError(f"unknown strength: {strength!r}")
+    view = engine.view(state, seat)
+    actions = [entry["action"] for entry in view["actions"]]
+    if not actions:
+        raise ValueError(f"seat {seat} has nothing to do")
+    rng = random.Random(_seed(view, salt))
+    if len(actions) == 1:
+        return actions[0]
+    if strength == "random":
+        return pick_random(actions, rng)
+    game = Game(engine, seat, players(view))
+    if strength == "greedy":
+        return greedy(game, state, actions, rng)
+    return mcts.search(game, state, budget or Budget(), rng)
+
+
+def pick_random(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A kind of action at random, then one of that kind.
+
+    Uniform over actions, a seat offered sixty plan steps and one "submit"
+    would rewrite its plan for ever; by kind, ending the turn is as likely
+    as anything else.
+    """
+    kinds = sorted({action["type"] for action in actions})
+    kind = rng.choice(kinds)
+    return rng.choice([action for action in actions if action["type"] == kind])
+
+
+def _seed(view: dict[str, Any], salt: str) -> int:
+    digest = hashlib.sha256((salt + json.dumps(view, sort_keys=True)).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def players(view: dict[str, Any]) -> int:
+    count = view.get("players")
+    return count if isinstance(count, int) else len(view["seats"])
+
+
+class Game:
+    """The engine as one seat's bot uses it: sampled positions, outcomes and scores."""
+
+    def __init__(self, engine: Any, seat: int, players: int) -> None:
+        self.engine = engine
+        self.seat = seat
+        self.players = players
+        self.heuristic = heuristics.for_engine(engine)
+        self._determinize = getattr(engine, "determinize", None)
+
+    def sample(self, state: Any, rng: random.Random) -> Any:
+        """A position the seat cannot tell from the real one, secrets redrawn."""
+        if self._determinize is None:
+            return copy.deepcopy(state)
+        return self._determinize(state, self.seat, rng)
+
+    def values(self, state: Any) -> list[float]:
+        """Per seat, 0..1: the outcome if the game is over, else the title's heuristic."""
+        result = self.engine.result(state)
+        if result is not None:
+            return heuristics.outcome(result, self.players)
+        # The spectator's view: what the heuristics read is public, and it
+        # skips labelling every legal action.
+        return self.heuristic(self.engine.view(state, None), self.players)
+
+    def to_move(self, state: Any) -> int | None:
+        """The seat whose decision comes next (the bot's own first, where play is simultaneous)."""
+        active = self.engine.active_seats(state)
+        if not active:
+            return None
+        return self.seat if self.seat in active else min(active)
+
+
+def greedy(game: Game, state: Any, actions: list[dict[str, Any]], rng: random.Random) -> Any:
+    """The action whose immediate outcome scores best for the seat (ties: at random)."""
+    sample = game.sample(state, rng)
+    best: list[dict[str, Any]] = []
+    best_value = -1.0
+    for action in actions:
+        value = game.values(game.engine.apply(sample, game.seat, action))[game.seat]
+        if value > best_value + 1e-9:
+            best, best_value = [action], value
+        elif abs(value - best_value) <= 1e-9:
+            best.append(action)
+    return rng.choice(best)
+
+
+def now() -> float:
+    return time.perf_counter()
