@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "notify",
     "moderation",
     "community",
+    "lobby",
 ]
 
 MIDDLEWARE = [
