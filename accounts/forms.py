@@ -11,7 +11,7 @@ from .models import User
 
 class SettingsForm(forms.ModelForm):
     language = forms.ChoiceField(
-        label=_("language"),
+        label=_("Language"),
         required=False,
         choices=[("", _("as my browser says")), *settings.LANGUAGES],
     )

@@ -1,5 +1,6 @@
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .models import Game
@@ -14,7 +15,10 @@ class NewGameForm(forms.Form):
         label=_("Time per move"),
         coerce=int,
         initial=3,
-        choices=[(d, _("%(n)d days") % {"n": d}) for d in settings.GAME_TIME_LIMIT_DAYS],
+        choices=[
+            (d, ngettext_lazy("%(n)d day", "%(n)d days", "n") % {"n": d})
+            for d in settings.GAME_TIME_LIMIT_DAYS
+        ],
     )
     timeout_policy = forms.ChoiceField(
         label=_("When a player runs out of time"),
@@ -39,7 +43,7 @@ class NewGameForm(forms.Form):
         counts = range(engine.min_players, engine.max_players + 1)
         self.fields["players"].choices = [(n, str(n)) for n in counts]
         self.fields["players"].initial = engine.min_players
-        self.fields["title"].initial = engine.name
+        self.fields["title"].initial = gettext(engine.name)
         self.option_names = []
         for spec in engine.options_schema():
             name = f"option_{spec['name']}"
