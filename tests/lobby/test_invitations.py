@@ -143,3 +143,12 @@ def test_finished_game_offers_the_next_game(client, count_kind, host, guest):
     play.resign(game.pk, host)
     page = client.get(game.get_absolute_url()).content.decode()
     assert '<p class="next-game"><a class="button" href="/next/">' in page
+
+
+def test_create_form_says_that_four_players_of_king_of_siam_play_in_teams(client, host):
+    client.force_login(host)
+    html = client.get("/new/siam/").content.decode()
+    assert '<option value="4">4 (2 teams of 2)</option>' in html
+    assert "With 4 players you play in 2 teams of 2: partners win or lose together." in html
+    assert '<option value="3">3</option>' in html
+    assert "teams" not in client.get("/new/tal/").content.decode()
