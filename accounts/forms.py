@@ -10,7 +10,7 @@ from . import time_zones
 from .models import User
 
 
-def time_zone_field(current: str = "") -> forms.ChoiceField:
+def time_zone_field(current: str = "", required: bool = True) -> forms.ChoiceField:
     """The curated zones; an older choice outside them stays selectable.
 
     ``data-browser-time-zone`` names the default: while the field still holds
@@ -24,6 +24,7 @@ def time_zone_field(current: str = "") -> forms.ChoiceField:
         label=_("Time zone"),
         choices=choices,
         initial=default,
+        required=required,
         widget=forms.Select(attrs={"data-browser-time-zone": default}),
     )
 
@@ -33,10 +34,11 @@ class SignupForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"] = time_zone_field()
+        # Optional: a client that sends no zone (a script, an old page) gets the default.
+        self.fields["time_zone"] = time_zone_field(required=False)
 
     def signup(self, request, user) -> None:
-        user.time_zone = self.cleaned_data["time_zone"]
+        user.time_zone = self.cleaned_data.get("time_zone") or user.time_zone
         user.save(update_fields=["time_zone"])
 
 

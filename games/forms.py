@@ -1,9 +1,13 @@
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext, ngettext_lazy
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from .models import Game
+
+
+def days_label(n: int) -> str:
+    return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
 
 
 def _team_size(engine, players: int) -> int:
@@ -42,10 +46,8 @@ class NewGameForm(forms.Form):
         label=_("Time per move"),
         coerce=int,
         initial=3,
-        choices=[
-            (d, ngettext_lazy("%(n)d day", "%(n)d days", "n") % {"n": d})
-            for d in settings.GAME_TIME_LIMIT_DAYS
-        ],
+        # Labels are set per form: a label made at import would stay in one language.
+        choices=[(d, str(d)) for d in settings.GAME_TIME_LIMIT_DAYS],
     )
     timeout_policy = forms.ChoiceField(
         label=_("When a player runs out of time"),
@@ -73,6 +75,9 @@ class NewGameForm(forms.Form):
             _team_note(engine, n) for n in counts if _team_size(engine, n) > 1
         )
         self.fields["players"].initial = engine.min_players
+        self.fields["time_limit_days"].choices = [
+            (d, days_label(d)) for d in settings.GAME_TIME_LIMIT_DAYS
+        ]
         self.fields["title"].initial = gettext(engine.name)
         self.option_names = []
         for spec in engine.options_schema():

@@ -9,10 +9,11 @@ from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, Max, Q, QuerySet
 from django.db.models.functions import Coalesce
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
+from games.forms import days_label
 from games.models import Game
 
 WATCH_PER_PAGE = 20
@@ -56,10 +57,6 @@ def _variants(engine) -> list[tuple[str, str, str, bool]]:
     return []
 
 
-def _days(n: int) -> str:
-    return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
-
-
 class LobbyFilter(forms.Form):
     title = forms.ChoiceField(label=_("Game"), required=False)
     players = forms.TypedChoiceField(label=_("Players"), coerce=int, required=False)
@@ -79,7 +76,7 @@ class LobbyFilter(forms.Form):
         )
         self.fields["players"].choices = everything + [(n, str(n)) for n in counts]
         self.fields["time_limit"].choices = everything + [
-            (d, _days(d)) for d in settings.GAME_TIME_LIMIT_DAYS
+            (d, days_label(d)) for d in settings.GAME_TIME_LIMIT_DAYS
         ]
 
     def apply(self, games: QuerySet) -> QuerySet:

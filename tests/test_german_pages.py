@@ -91,6 +91,13 @@ def _english_strings() -> tuple[set[str], re.Pattern]:
                 phrases.append(fragment)
             elif fragment == msgid.strip(" .:") and len(fragment) >= 3:
                 words.add(fragment)
+    # The compiled catalogue keeps only the singular of a plural; the .po has both.
+    po = MO.with_suffix(".po").read_text(encoding="utf-8")
+    for plural, translated in re.findall(
+        r'\nmsgid_plural "(.+)"\n(?:msgstr\[\d\] ".*"\n)*?msgstr\[1\] "(.*)"', po
+    ):
+        if plural != translated:
+            templates.append(plural)
     longest_first = sorted(set(phrases), key=len, reverse=True)
     alternatives = [rf"(?<!\w){re.escape(phrase)}(?!\w)" for phrase in longest_first]
     alternatives += [_whole_piece(msgid) for msgid in templates if _whole_piece(msgid)]
