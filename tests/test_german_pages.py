@@ -232,3 +232,15 @@ def test_the_scan_finds_english(client, german_player):
     assert {"1 days", "New King of Siam game"} <= _english_in(
         "<html lang=de><option>1 days</option><a>New King of Siam game</a>", words, phrases
     )
+
+
+def test_german_saba_board_names_its_map_and_title_in_german(client, german_player):
+    reader, _values = german_player
+    client.force_login(reader)
+    saba = Game.objects.get(title="Partie B")
+    html = client.get(saba.get_absolute_url()).content.decode()
+    assert "Äthiopien · 1890" in html and "Ethiopia" not in html
+    assert "König von Saba" in html and "King of" not in html
+    lobby = client.get("/").content.decode()
+    assert "König von Siam" in lobby
+    assert "King of Siam" not in lobby and "King of Saba" not in lobby
