@@ -29,7 +29,17 @@ demo: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
 
-test: $(STAMP)
+# The browser tests inject axe-core for their accessibility checks; without it
+# they skip. npm fetches it here when npm is installed (package-lock.json pins it).
+AXE := node_modules/axe-core/axe.min.js
+$(AXE): package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm install --no-audit --no-fund && touch $@; \
+	else \
+		echo "npm not found: the accessibility checks (axe-core) will be skipped."; \
+	fi
+
+test: $(STAMP) $(AXE)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)

@@ -6,12 +6,45 @@ from django.utils.translation import ngettext
 
 from games import vacation
 
+from . import time_zones
 from .models import User
+
+
+def time_zone_field(current: str = "", required: bool = True) -> forms.ChoiceField:
+    """The curated zones; an older choice outside them stays selectable.
+
+    ``data-browser-time-zone`` names the default: while the field still holds
+    it, site.js selects the browser's own zone instead.
+    """
+    choices = time_zones.choices()
+    if current and current not in time_zones.canonical():
+        choices = [(current, current), *choices]
+    default = User._meta.get_field("time_zone").default
+    return forms.ChoiceField(
+        label=_("Time zone"),
+        choices=choices,
+        initial=default,
+        required=required,
+        widget=forms.Select(attrs={"data-browser-time-zone": default}),
+    )
+
+
+class SignupForm(forms.Form):
+    """Extra fields of allauth's sign-up form (``ACCOUNT_SIGNUP_FORM_CLASS``)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Optional: a client that sends no zone (a script, an old page) gets the default.
+        self.fields["time_zone"] = time_zone_field(required=False)
+
+    def signup(self, request, user) -> None:
+        user.time_zone = self.cleaned_data.get("time_zone") or user.time_zone
+        user.save(update_fields=["time_zone"])
 
 
 class SettingsForm(forms.ModelForm):
     language = forms.ChoiceField(
-        label=_("language"),
+        label=_("Language"),
         required=False,
         choices=[("", _("as my browser says")), *settings.LANGUAGES],
     )
@@ -24,6 +57,10 @@ class SettingsForm(forms.ModelForm):
             "quiet_from": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
             "quiet_until": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"] = time_zone_field(self.instance.time_zone)
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"].strip()

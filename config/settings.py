@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "moderation",
     "community",
     "botplay",
+    "lobby",
 ]
 
 MIDDLEWARE = [
@@ -177,6 +178,7 @@ ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="") or No
 # Failed sign-ins are limited per client address and per account.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 ACCOUNT_ADAPTER = "notify.adapter.OutboxAccountAdapter"
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https") else "http"
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")

@@ -18,5 +18,6 @@ urlpatterns = [
     path("tal/", include("tal.urls")),
     path("", include("accounts.urls")),
     path("", include("community.urls")),
+    path("", include("lobby.urls")),
     path("", include("games.urls")),
 ]

@@ -1,8 +1,40 @@
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from .models import Game
+
+
+def days_label(n: int) -> str:
+    return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
+
+
+def _team_size(engine, players: int) -> int:
+    teammates = getattr(engine, "teammates", None)
+    return len(teammates(players, 0)) if teammates else 1
+
+
+def _player_count_label(engine, players: int) -> str:
+    size = _team_size(engine, players)
+    if size == 1:
+        return str(players)
+    return _("%(n)d (%(teams)d teams of %(size)d)") % {
+        "n": players,
+        "teams": players // size,
+        "size": size,
+    }
+
+
+def _team_note(engine, players: int) -> str:
+    size = _team_size(engine, players)
+    note = _(
+        "With %(n)d players you play in %(teams)d teams of %(size)d: partners win or lose together."
+    ) % {"n": players, "teams": players // size, "size": size}
+    chat_allowed = getattr(engine, "chat_allowed", None)
+    if chat_allowed and not chat_allowed(players, {}):
+        note += " " + _("Partners may not talk in the chat until the game ends.")
+    return note
 
 
 class NewGameForm(forms.Form):
@@ -14,7 +46,8 @@ class NewGameForm(forms.Form):
         label=_("Time per move"),
         coerce=int,
         initial=3,
-        choices=[(d, _("%(n)d days") % {"n": d}) for d in settings.GAME_TIME_LIMIT_DAYS],
+        # Labels are set per form: a label made at import would stay in one language.
+        choices=[(d, str(d)) for d in settings.GAME_TIME_LIMIT_DAYS],
     )
     timeout_policy = forms.ChoiceField(
         label=_("When a player runs out of time"),
@@ -37,9 +70,15 @@ class NewGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.engine = engine
         counts = range(engine.min_players, engine.max_players + 1)
-        self.fields["players"].choices = [(n, str(n)) for n in counts]
+        self.fields["players"].choices = [(n, _player_count_label(engine, n)) for n in counts]
+        self.fields["players"].help_text = " ".join(
+            _team_note(engine, n) for n in counts if _team_size(engine, n) > 1
+        )
         self.fields["players"].initial = engine.min_players
-        self.fields["title"].initial = engine.name
+        self.fields["time_limit_days"].choices = [
+            (d, days_label(d)) for d in settings.GAME_TIME_LIMIT_DAYS
+        ]
+        self.fields["title"].initial = gettext(engine.name)
         self.option_names = []
         for spec in engine.options_schema():
             name = f"option_{spec['name']}"

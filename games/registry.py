@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 
 @dataclass(frozen=True)
 class GameKind:
@@ -25,7 +27,8 @@ class GameKind:
 
     @property
     def name(self) -> str:
-        return self.engine.name
+        """In the reader's language: engines keep English names, marked for translation."""
+        return gettext(self.engine.name)
 
 
 _kinds: dict[tuple[str, int], GameKind] = {}

@@ -8,7 +8,6 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
@@ -26,31 +25,6 @@ from .models import Game, Receipt, Seat
 from .pages import board_page
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
-
-
-def home(request):
-    open_games = (
-        Game.objects.filter(status=Game.Status.OPEN, private=False)
-        .prefetch_related("seats__user")
-        .order_by("-created_at")[:50]
-    )
-    substitute_games = (
-        Game.objects.filter(
-            status=Game.Status.ACTIVE,
-            private=False,
-            timeout_policy=Game.TimeoutPolicy.SUBSTITUTE,
-        )
-        .annotate(taken=Count("seats"))
-        .filter(taken__lt=F("players"))
-        .prefetch_related("seats__user")
-        .order_by("-created_at")[:50]
-    )
-    context = {
-        "open_games": open_games,
-        "substitute_games": substitute_games,
-        "kinds": registry.kinds(),
-    }
-    return render(request, "lobby/home.html", context)
 
 
 @login_required

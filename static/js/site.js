@@ -135,3 +135,36 @@ window.addEventListener("load", function () {
   turnNotice();
 });
 document.addEventListener("htmx:afterSettle", turnNotice);
+
+// A button with data-copy="#id" copies that field's text (the invite link).
+document.addEventListener("click", function (event) {
+  if (!(event.target instanceof Element)) return;
+  var button = event.target.closest("button[data-copy]");
+  if (!button) return;
+  var field = document.querySelector(button.dataset.copy);
+  if (!field) return;
+  var done = function () {
+    button.textContent = button.dataset.copied || button.textContent;
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(field.value).then(done, function () {
+      field.select();
+    });
+  } else {
+    field.select();
+    if (document.execCommand("copy")) done();
+  }
+});
+
+// The time-zone field starts with the browser's own zone while it still holds the default.
+document.addEventListener("DOMContentLoaded", function () {
+  var field = document.querySelector("select[data-browser-time-zone]");
+  if (!field || field.value !== field.dataset.browserTimeZone) return;
+  var zone;
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch (error) {
+    return;
+  }
+  if (zone && field.querySelector('option[value="' + zone.replace(/"/g, "") + '"]')) field.value = zone;
+});

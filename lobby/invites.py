@@ -1,0 +1,74 @@
+"""Inviting a player by name to an open game, and the invitee's answer."""
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games import play
+from games.models import Game
+
+from .models import Invitation
+
+
+def invite(game_id: int, by, username: str) -> Invitation:
+    """The creator of an open game asks ``username`` to join it."""
+    play._refuse_blocked(by)
+    username = (username or "").strip()
+    if not username:
+        raise play.PlayError(_("Type the user name of the player to invite."))
+    with transaction.atomic():
+        game = play._locked(game_id)
+        if game.status != Game.Status.OPEN:
+            raise play.PlayError(_("This game is not open for players any more."), 409)
+        if game.created_by_id != by.pk:
+            raise play.PlayError(_("Only the creator of a game can invite players."), 403)
+        invitee = User.objects.filter(username__iexact=username, is_active=True).first()
+        if invitee is None:
+            raise play.PlayError(_("There is no player with this user name."), 404)
+        if game.seats.filter(user=invitee).exists():
+            raise play.PlayError(_("This player has already joined the game."), 409)
+        if game.is_full():
+            raise play.PlayError(_("This game is full."), 409)
+        invitation, created = Invitation.objects.get_or_create(
+            game=game, invitee=invitee, defaults={"invited_by": by}
+        )
+        if not created and invitation.status == Invitation.Status.DECLINED:
+            # Asking again after a no would turn an invitation into pestering.
+            raise play.PlayError(_("This player has declined the invitation."), 409)
+    return invitation
+
+
+def pending_for(user):
+    """The invitations ``user`` can still answer, newest first."""
+    return (
+        Invitation.objects.filter(
+            invitee=user, status=Invitation.Status.PENDING, game__status=Game.Status.OPEN
+        )
+        .select_related("game", "invited_by")
+        .prefetch_related("game__seats__user")
+    )
+
+
+def sent_for(game: Game):
+    return Invitation.objects.filter(game=game).select_related("invitee")
+
+
+def answer(invitation_id: int, user, accept: bool) -> Invitation:
+    """Accepting joins the game (a private one too: the invitation is the pass)."""
+    with transaction.atomic():
+        invitation = Invitation.objects.filter(pk=invitation_id, invitee=user).first()
+        if invitation is None:
+            raise play.PlayError(_("There is no such invitation."), 404)
+        game = play._locked(invitation.game_id)
+        invitation.refresh_from_db()
+        if invitation.status != Invitation.Status.PENDING:
+            raise play.PlayError(_("You have already answered this invitation."), 409)
+        if accept:
+            if game.status != Game.Status.OPEN:
+                raise play.PlayError(_("This game is not open for players any more."), 409)
+            play.join(game.pk, user)
+            invitation.status = Invitation.Status.ACCEPTED
+        else:
+            invitation.status = Invitation.Status.DECLINED
+        invitation.save(update_fields=["status"])
+    return invitation

@@ -1,0 +1,87 @@
+"""In the browser: the time zone comes from the browser, the invite link copies, and
+the lobby and sign-up pages pass axe at phone and desktop widths."""
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from games import play, registry
+from tests.factories import UserFactory
+
+from .conftest import CSP_VIOLATIONS, check_axe, watch_csp
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _context(browser, live_server, user=None, width=1280, zone="Asia/Tokyo", **extra):
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, timezone_id=zone, **extra
+    )
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        context.add_cookies(
+            [
+                {
+                    "name": settings.SESSION_COOKIE_NAME,
+                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                    "url": live_server.url,
+                }
+            ]
+        )
+    page = context.new_page()
+    watch_csp(page)
+    return context, page
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_sign_up_preselects_the_browser_time_zone(browser, live_server, width):
+    context, page = _context(browser, live_server, width=width)
+    try:
+        page.goto(f"{live_server.url}/accounts/signup/")
+        assert page.locator("select[name=time_zone]").input_value() == "Asia/Tokyo"
+        check_axe(page, f"sign-up at {width} px")
+        page.goto(f"{live_server.url}/")
+        check_axe(page, f"lobby at {width} px")
+    finally:
+        context.close()
+    assert not CSP_VIOLATIONS, CSP_VIOLATIONS
+
+
+def test_settings_fill_the_browser_zone_only_over_the_default(browser, live_server):
+    fresh = UserFactory()
+    chosen = UserFactory(time_zone="Europe/Berlin")
+    for user, expected in ((fresh, "Asia/Tokyo"), (chosen, "Europe/Berlin")):
+        context, page = _context(browser, live_server, user)
+        try:
+            page.goto(f"{live_server.url}/settings/")
+            assert page.locator("select[name=time_zone]").input_value() == expected
+        finally:
+            context.close()
+        assert not CSP_VIOLATIONS, CSP_VIOLATIONS
+
+
+def test_invite_link_copy_button_copies_the_link(browser, live_server):
+    host = UserFactory()
+    game = play.create_game(
+        host,
+        registry.get("siam"),
+        title="Private",
+        players=2,
+        options={},
+        time_limit_days=3,
+        private=True,
+    )
+    context, page = _context(
+        browser, live_server, host, permissions=["clipboard-read", "clipboard-write"]
+    )
+    try:
+        page.goto(f"{live_server.url}{game.get_absolute_url()}")
+        link = page.locator("#invite").input_value()
+        assert "/invite/" in link
+        page.get_by_role("button", name="Copy link").click()
+        page.get_by_role("button", name="Copied").wait_for()
+        assert page.evaluate("navigator.clipboard.readText()") == link
+    finally:
+        context.close()
+    assert not CSP_VIOLATIONS, CSP_VIOLATIONS

@@ -1,0 +1,154 @@
+"""Inviting a player by user name; the invitee answers on "My games"."""
+
+import pytest
+
+from games import play
+from games.models import Game
+from lobby.models import Invitation
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def host(db):
+    return UserFactory(username="host", display_name="Host")
+
+
+@pytest.fixture
+def guest(db):
+    return UserFactory(username="guest", display_name="Guest")
+
+
+def _game(host, kind, private=False, players=2):
+    return play.create_game(
+        host, kind, title="Sunday", players=players, options={}, time_limit_days=3, private=private
+    )
+
+
+def test_creator_invites_by_name_and_the_invitee_sees_it_on_my_games(
+    client, count_kind, host, guest
+):
+    game = _game(host, count_kind)
+    client.force_login(host)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert 'name="username"' in page
+    response = client.post(f"/g/{game.pk}/invite-player", {"username": "GUEST"}, follow=True)
+    assert "Guest is invited." in response.content.decode()
+    assert Invitation.objects.get().invitee == guest
+    client.force_login(guest)
+    mine = client.get("/my/").content.decode()
+    assert "Host invites you to “Sunday”" in mine
+    assert f"/invitations/{Invitation.objects.get().pk}/accept" in mine
+
+
+def test_accepting_a_private_invitation_joins_without_the_link(client, count_kind, host, guest):
+    game = _game(host, count_kind, private=True)
+    client.force_login(guest)
+    assert client.get(game.get_absolute_url()).status_code == 404
+    client.force_login(host)
+    client.post(f"/g/{game.pk}/invite-player", {"username": "guest"})
+    invitation = Invitation.objects.get()
+    client.force_login(guest)
+    response = client.post(f"/invitations/{invitation.pk}/accept")
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE  # two players: full, so it started
+    assert game.seat_of(guest) is not None
+    invitation.refresh_from_db()
+    assert invitation.status == Invitation.Status.ACCEPTED
+    assert client.get(game.get_absolute_url()).status_code == 200
+
+
+def test_declining_removes_it_and_the_creator_cannot_ask_again(client, count_kind, host, guest):
+    game = _game(host, count_kind)
+    invitation = play_invite(game, host, "guest")
+    client.force_login(guest)
+    client.post(f"/invitations/{invitation.pk}/decline")
+    invitation.refresh_from_db()
+    assert invitation.status == Invitation.Status.DECLINED
+    assert "invites you" not in client.get("/my/").content.decode()
+    assert game.seat_of(guest) is None
+    with pytest.raises(play.PlayError, match="declined"):
+        play_invite(game, host, "guest")
+
+
+def play_invite(game, by, name):
+    from lobby import invites
+
+    return invites.invite(game.pk, by, name)
+
+
+def test_only_the_creator_invites_and_only_existing_players(client, count_kind, host, guest):
+    game = _game(host, count_kind, players=3)
+    play.join(game.pk, guest)
+    client.force_login(guest)
+    response = client.post(f"/g/{game.pk}/invite-player", {"username": "host"}, follow=True)
+    assert "Only the creator of a game can invite players." in response.content.decode()
+    assert 'name="username"' not in client.get(game.get_absolute_url()).content.decode()
+    with pytest.raises(play.PlayError, match="no player"):
+        play_invite(game, host, "nobody-here")
+    with pytest.raises(play.PlayError, match="already joined"):
+        play_invite(game, host, "guest")
+    assert not Invitation.objects.exists()
+
+
+def test_only_the_invitee_can_answer(client, count_kind, host, guest):
+    game = _game(host, count_kind)
+    invitation = play_invite(game, host, "guest")
+    other = UserFactory()
+    client.force_login(other)
+    response = client.post(f"/invitations/{invitation.pk}/accept", follow=True)
+    assert "There is no such invitation." in response.content.decode()
+    assert game.seat_of(other) is None
+
+
+def test_an_invitation_to_a_game_that_filled_up_cannot_be_accepted(client, count_kind, host, guest):
+    game = _game(host, count_kind)
+    invitation = play_invite(game, host, "guest")
+    play.join(game.pk, UserFactory())
+    client.force_login(guest)
+    assert "invites you" not in client.get("/my/").content.decode()
+    response = client.post(f"/invitations/{invitation.pk}/accept", follow=True)
+    assert "not open for players any more" in response.content.decode()
+    invitation.refresh_from_db()
+    assert invitation.status == Invitation.Status.PENDING
+    assert game.seat_of(guest) is None
+
+
+def test_invite_link_has_a_copy_button(client, count_kind, host):
+    game = _game(host, count_kind, private=True)
+    client.force_login(host)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert 'data-copy="#invite"' in page and 'id="invite"' in page
+
+
+def test_my_games_after_only_finished_games_does_not_say_not_playing_yet(
+    client, count_kind, host, guest
+):
+    game = _game(host, count_kind)
+    play.join(game.pk, guest)
+    play.resign(game.pk, host)
+    client.force_login(host)
+    page = client.get("/my/").content.decode()
+    assert "You are not playing any game yet." not in page
+    assert "You are not playing any running game now." in page
+
+
+def test_finished_game_offers_the_next_game(client, count_kind, host, guest):
+    game = _game(host, count_kind)
+    play.join(game.pk, guest)
+    client.force_login(host)
+    assert 'class="next-game"' not in client.get(game.get_absolute_url()).content.decode()
+    play.resign(game.pk, host)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert '<p class="next-game"><a class="button" href="/next/">' in page
+
+
+def test_create_form_says_that_four_players_of_king_of_siam_play_in_teams(client, host):
+    client.force_login(host)
+    html = client.get("/new/siam/").content.decode()
+    assert '<option value="4">4 (2 teams of 2)</option>' in html
+    assert "With 4 players you play in 2 teams of 2: partners win or lose together." in html
+    assert '<option value="3">3</option>' in html
+    assert "teams" not in client.get("/new/tal/").content.decode()
