@@ -31,3 +31,13 @@ def test_notification_preferences_are_on_the_settings_page(users):
     anna.refresh_from_db()
     assert anna.digest_hour == 19 and anna.quiet_until == datetime.time(6, 30)
     assert not anna.notify_last_warning
+
+
+def test_the_in_tab_turn_notices_are_also_set_on_the_settings_page(users):
+    client = Client()
+    client.force_login(users[0])
+    page = client.get("/settings/").content.decode()
+    assert "data-tab-notices" in page
+    assert 'data-notice="sound"' in page and 'data-notice="notify"' in page
+    # Off until this browser's player ticks them (nothing is checked in the HTML).
+    assert "checked" not in page.split("data-tab-notices", 1)[1].split("</details>", 1)[0]
