@@ -48,7 +48,18 @@ def store(game, last_number: int, count: int, state: Any) -> None:
 
 
 def state_at(game, count: int) -> Any:
-    """The state after the first ``count`` moves in force (for the history)."""
+    """The state after the first ``count`` moves in force (history, "since you
+    last looked"). A past position never changes while the take-back count
+    stays the same, so each one is replayed once and then read from the cache."""
+    key = f"{_cache_key(game)}:at:{count}"
+    state = cache.get(key)
+    if state is None:
+        state = _replay(game, count)
+        cache.set(key, state, CACHE_SECONDS)
+    return state
+
+
+def _replay(game, count: int) -> Any:
     engine = game.engine
     state = initial_state(game)
     for move in game.moves.filter(undone=False).order_by("number")[:count]:
@@ -58,4 +69,4 @@ def state_at(game, count: int) -> Any:
 
 def fresh_replay(game) -> Any:
     """Replay the whole log, ignoring the cache (used to check the cache and logs)."""
-    return state_at(game, game.move_count)
+    return _replay(game, game.move_count)

@@ -98,3 +98,15 @@ def test_state_cache_round_trips_through_redis(started, monkeypatch):
     monkeypatch.setattr(engine, "apply", lambda *a: pytest.fail("replayed"))
     monkeypatch.setattr(engine, "setup", lambda *a: pytest.fail("replayed"))
     assert replay.current_state(game) == expected
+
+
+def test_a_past_position_is_replayed_once_then_read_from_the_cache(started, monkeypatch):
+    game, first, _ = started
+    play.act(game.pk, first, {"type": "add", "n": 2}, None)
+    play.act(game.pk, first, {"type": "end"}, None)
+    game.refresh_from_db()
+    expected = replay.state_at(game, 1)
+    monkeypatch.setattr(game.engine, "apply", lambda *a: pytest.fail("replayed"))
+    assert replay.state_at(game, 1) == expected
+    with pytest.raises(pytest.fail.Exception):
+        replay.fresh_replay(game)  # the check of the cache never trusts it
