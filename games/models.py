@@ -106,15 +106,21 @@ class Game(models.Model):
         return hashlib.sha256(self.seed_reveal.encode()).hexdigest()
 
     def invite_token(self) -> str:
-        return signing.dumps(self.pk, salt=INVITE_SALT)
+        # No timestamp: the link a creator copies must stay the same on every visit.
+        return signing.Signer(salt=INVITE_SALT).sign_object(self.pk)
 
     @classmethod
     def from_invite_token(cls, token) -> "Game | None":
         if not isinstance(token, str):
             return None
         try:
-            pk = signing.loads(token, salt=INVITE_SALT)
-        except signing.BadSignature:
+            pk = signing.Signer(salt=INVITE_SALT).unsign_object(token)
+        except (signing.BadSignature, ValueError):
+            try:  # links handed out before tokens lost their timestamp
+                pk = signing.loads(token, salt=INVITE_SALT)
+            except (signing.BadSignature, ValueError):
+                return None
+        if not isinstance(pk, int):
             return None
         return cls.objects.filter(pk=pk).first()
 

@@ -125,6 +125,29 @@ def test_creator_sees_the_invite_link_of_a_private_game(client, count_kind, alic
     assert f"/invite/{game.invite_token()}/" in page
 
 
+def test_invite_link_stays_the_same_across_visits(count_kind, alice, time_machine):
+    game = play.create_game(
+        alice, count_kind, title="t", players=2, options={}, time_limit_days=3, private=True
+    )
+    time_machine.move_to("2026-12-01 10:00:00Z")
+    first = game.invite_token()
+    time_machine.move_to("2026-12-02 10:00:07Z")
+    assert game.invite_token() == first
+    assert Game.from_invite_token(first) == game
+
+
+def test_invite_links_handed_out_with_a_timestamp_still_open(count_kind, alice):
+    from django.core import signing
+
+    from games.models import INVITE_SALT
+
+    game = play.create_game(
+        alice, count_kind, title="t", players=2, options={}, time_limit_days=3, private=True
+    )
+    assert Game.from_invite_token(signing.dumps(game.pk, salt=INVITE_SALT)) == game
+    assert Game.from_invite_token(signing.dumps(game.pk, salt="another")) is None
+
+
 def test_my_games_lists_games_where_it_is_my_turn_first(client, count_kind, alice, bob):
     waiting = play.create_game(
         alice, count_kind, title="Waiting", players=2, options={}, time_limit_days=3, private=False
