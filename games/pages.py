@@ -147,3 +147,16 @@ def takebacks(game: Game, viewer: int | None, names: dict[int, str]) -> list[dic
                 continue
         shown.append({"name": names.get(move.seat, ""), "after": before, "me": move.seat == viewer})
     return shown
+
+
+CHAT_ON_PAGE = 20
+
+
+def chat_window(lines, everything: bool = False) -> tuple[list, bool]:
+    """The chat lines a page shows, oldest first, and whether earlier ones were left
+    out: the latest ``CHAT_ON_PAGE`` (a long game's chat must not make every page
+    and refresh heavier), or all of them."""
+    if everything:
+        return list(lines), False
+    latest = list(lines.order_by("-created_at", "-pk")[: CHAT_ON_PAGE + 1])
+    return latest[:CHAT_ON_PAGE][::-1], len(latest) > CHAT_ON_PAGE
