@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.test.signals import template_rendered
 
-from games import fragments
+from games import fragments, play
 
 from .conftest import post_action
 
@@ -94,3 +94,15 @@ def test_a_failing_cache_costs_a_render_not_the_page(client, started):
             assert client.get(f"/g/{game.pk}/").status_code == 200
         assert renders() == 2
     assert broken.get.called and broken.set.called
+
+
+def test_marking_as_seen_takes_the_marks_off_the_cached_log(client, started):
+    game, first, second = started
+    client.force_login(second)
+    client.get(f"/g/{game.pk}/")  # the first look: nothing is new before it
+    play.act(game.pk, first, {"type": "add", "n": 2}, None)
+    marked = client.get(f"/g/{game.pk}/").content.decode()
+    assert "<mark>" in marked and "Since you last looked" in marked
+    client.post(f"/g/{game.pk}/seen")
+    seen = client.get(f"/g/{game.pk}/").content.decode()  # the same version of the game
+    assert "<mark>" not in seen and "Since you last looked" not in seen
