@@ -28,7 +28,7 @@ def test_new_chat_lines_come_without_the_board(client, started):
     body = response.content.decode()
     assert response.status_code == 200 and response["HX-Reswap"] == "none"
     assert 'id="board-area"' not in body and "Good luck!" in body
-    assert 'id="chat-messages" hx-swap-oob="true"' in body
+    assert 'id="chat-lines" hx-swap-oob="true"' in body
     # the next poll asks from the new chat count on, so it finds nothing new
     assert 'id="game-poll"' in body and 'hx-swap-oob="true"' in body.split('id="game-poll"')[1]
     assert client.get(poll_url(body), headers=HTMX).status_code == 204
@@ -57,7 +57,7 @@ def test_a_move_leaves_the_chat_the_poller_has_out_of_the_answer(client, started
     body = response.content.decode()
     assert "adds 2." in body and "already on the other page" not in body
     # an empty list that htmx replaces with the one on the page
-    assert '<ol class="chat-messages" id="chat-messages" hx-preserve="true"></ol>' in body
+    assert '<div id="chat-lines" hx-preserve="true"></div>' in body
     # a page loaded afresh, or a click's answer, still has every line
     assert "already on the other page" in client.get(f"/g/{game.pk}/").content.decode()
     assert "already on the other page" in client.get(url).content.decode()  # not HTMX
