@@ -26,6 +26,10 @@ and put in on the way out. Everything else per user or per request (chat,
 the header with the clock, "since you last looked" banner, notices, errors,
 the take-back button) is rendered outside the fragments, every time.
 
+Anything a board template or the log comes to show that is not drawn from
+the viewer's ``engine.view`` and the names above must join the key, or be
+rendered outside ``{% fragment %}``.
+
 The cache is an optimisation, never a dependency: a failing cache is a miss
 and the fragment is rendered as before.
 """
@@ -46,8 +50,9 @@ logger = logging.getLogger(__name__)
 DRAWING_PARAMS = ("fig", "slot", "text", "log")
 TIMEOUT = 60 * 60  # an old position's fragments are rarely asked for again
 
-# Rendered in place of the per-request values, replaced on the way out. They
-# cannot occur in a board: no template or engine text contains them.
+# Rendered in place of the per-request values, replaced on the way out. No
+# template or engine text contains them (a user's text that did would only
+# show the viewer their own token).
 CSRF_MARK = "\x1bcsrf\x1b"
 REQUEST_ID_MARK = "\x1brequest-id\x1b"
 
