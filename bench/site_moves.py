@@ -37,6 +37,24 @@ def timed(fn, *args, repeat=1):
     return (time.perf_counter() - start) / repeat * 1000
 
 
+def page_figures(client, game) -> str:
+    """The unchanged page again and again (what a reload costs), and what goes over the wire."""
+    url = f"/g/{game.pk}/"
+    client.get(url)
+    warm = sorted(timed(client.get, url) for _ in range(15))[7]
+    body = client.get(url).content
+    packed = client.get(url, headers={"Accept-Encoding": "gzip"}).content
+    # the answer to a poll after a move, from a page whose chat is up to date
+    refresh = client.get(
+        f"/g/{game.pk}/poll?v=0&c={game.chat_count}", headers={"HX-Request": "true"}
+    ).content
+    return (
+        f"unchanged page median {warm:.1f} ms; page {len(body) / 1024:.1f} KB "
+        f"({len(packed) / 1024:.1f} KB sent gzip); refresh after a move "
+        f"{len(refresh) / 1024:.1f} KB"
+    )
+
+
 def main():
     call_command("migrate", verbosity=0)
     users = [User.objects.create_user(f"bench{i}", f"b{i}@example.com", "x") for i in range(2)]
@@ -79,6 +97,7 @@ def main():
             f"cached state {warm:.2f} ms; poll (no change) {poll:.2f} ms; "
             f"game page {page:.0f} ms"
         )
+        print(f"{kind}: " + page_figures(client, game))
 
 
 if __name__ == "__main__":

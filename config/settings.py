@@ -51,9 +51,13 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.RejectUnstorableInput",
-    "config.middleware.CompactHTML",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below whitenoise, which serves static files compressed ahead of time and
+    # answers before reaching it; above CompactHTML, which must see the page
+    # before it is compressed. Since Django 4.2 it pads against BREACH.
+    "django.middleware.gzip.GZipMiddleware",
+    "config.middleware.CompactHTML",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

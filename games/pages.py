@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import uuid
@@ -29,11 +30,20 @@ class BoardPage:
     notice: str = ""
     result: dict | None = None
     since: Since | None = None  # what changed since the viewer last looked
-    before_last: dict[str, Any] | None = None  # the viewer's view before the move shown last
-    takebacks: list = field(default_factory=list)
     token: str = ""  # what the viewer saw; forms send it back to detect stale clicks
     # New on every render: a retried click (cut connection) sends the same id again.
     request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    # Both are drawn only inside the cached fragments (games.fragments): worked
+    # out when a fragment is rendered, never for one served from the cache.
+    @functools.cached_property
+    def before_last(self) -> dict[str, Any] | None:
+        """The viewer's view before the move shown last."""
+        return view_before_last_move(self.game, self.at, self.viewer)
+
+    @functools.cached_property
+    def takebacks(self) -> list[dict[str, Any]]:
+        return takebacks(self.game, self.viewer, self.player_names)
 
     @property
     def my_turn(self) -> bool:
@@ -97,8 +107,6 @@ def board_page(
     )
     return BoardPage(
         since=since_last_look(game, seat, view) if not history else None,
-        before_last=view_before_last_move(game, at, viewer),
-        takebacks=takebacks(game, viewer, {s.number: s.user.name for s in seats}),
         game=game,
         view=view,
         viewer=viewer,
@@ -139,3 +147,16 @@ def takebacks(game: Game, viewer: int | None, names: dict[int, str]) -> list[dic
                 continue
         shown.append({"name": names.get(move.seat, ""), "after": before, "me": move.seat == viewer})
     return shown
+
+
+CHAT_ON_PAGE = 20
+
+
+def chat_window(lines, everything: bool = False) -> tuple[list, bool]:
+    """The chat lines a page shows, oldest first, and whether earlier ones were left
+    out: the latest ``CHAT_ON_PAGE`` (a long game's chat must not make every page
+    and refresh heavier), or all of them."""
+    if everything:
+        return list(lines), False
+    latest = list(lines.order_by("-created_at", "-pk")[: CHAT_ON_PAGE + 1])
+    return latest[:CHAT_ON_PAGE][::-1], len(latest) > CHAT_ON_PAGE

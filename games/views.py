@@ -22,7 +22,7 @@ from notify import presence
 from . import play, record, registry, since
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
-from .pages import board_page
+from .pages import board_page, chat_window
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
@@ -213,7 +213,7 @@ def _option_labels(game) -> list[tuple[str, str]]:
     return shown
 
 
-def _board_context(request, game, at=None, error="", notice=""):
+def _board_context(request, game, at=None, error="", notice="", chat_kept=False):
     page = board_page(game, request.user, at=at, error=error, notice=notice)
     kind = game.kind_info
     return {
@@ -222,7 +222,8 @@ def _board_context(request, game, at=None, error="", notice=""):
         "view": page.view,
         "player_names": page.player_names,
         "board_template": select_template([kind.board_template, "games/board_generic.html"]),
-        "chat": visible_chat(game, request.user),
+        # chat_kept: the poller has the latest lines, htmx keeps them (hx-preserve)
+        **({"chat": (), "chat_kept": True} if chat_kept else _chat_context(request, game)),
         "chat_max": settings.CHAT_MAX_LENGTH,
     }
 
@@ -240,14 +241,15 @@ def board(request, game):
     return response
 
 
-def _board_response(request, game):
+def _board_response(request, game, chat_kept=False):
     if not game.was_played:
         return _not_found(request)
     try:
         at = _at(request, game)
     except BadPosition:
         return _bad_position(request, game)
-    return render(request, "games/game.html#board-area", _board_context(request, game, at))
+    context = _board_context(request, game, at, chat_kept=chat_kept and bool(request.htmx))
+    return render(request, "games/game.html#board-area", context)
 
 
 @require_GET
@@ -255,8 +257,9 @@ def _board_response(request, game):
 def poll(request, game):
     """Cheap: compares two integers and answers 204 unless something changed.
 
-    The board page gets the new board; the waiting page of an open game
-    (``?open=1``) is reloaded, since joining may have started the game.
+    The board page gets the new board, or only the chat lines when nothing
+    else changed; the waiting page of an open game (``?open=1``) is reloaded,
+    since joining may have started the game.
     """
     presence.seen(request, game.pk)
     try:
@@ -267,7 +270,23 @@ def poll(request, game):
         return HttpResponse(status=204)
     if request.GET.get("open") or game.status in (Game.Status.OPEN, Game.Status.ABORTED):
         return HttpResponseClientRefresh()
-    return _board_response(request, game)
+    if seen is not None and seen[0] == game.version and request.htmx:
+        return _chat_update(request, game)
+    # The poller's chat lines are still the latest ones: they stay out of the answer.
+    return _board_response(request, game, chat_kept=seen is not None and seen[1] == game.chat_count)
+
+
+def _chat_context(request, game) -> dict:
+    lines, more = chat_window(visible_chat(game, request.user), request.GET.get("chat") == "all")
+    return {"chat": lines, "chat_more": more}
+
+
+def _chat_update(request, game):
+    """New chat lines swapped in beside the board (out of band), with the next poll."""
+    context = {"game": game, **_chat_context(request, game), "oob": True}
+    response = render(request, "games/game.html#chat-update", context)
+    response["HX-Reswap"] = "none"
+    return response
 
 
 @require_GET

@@ -2,7 +2,7 @@ from django import template
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
-from games import text
+from games import fragments, text
 from games.actions import compact_json
 
 register = template.Library()
@@ -47,3 +47,24 @@ def log_window(context, log):
     if (request is not None and request.GET.get("log") == "all") or len(log) <= LOG_ON_PAGE:
         return list(reversed(log)), 0
     return list(reversed(log[-LOG_ON_PAGE:])), len(log) - LOG_ON_PAGE
+
+
+class FragmentNode(template.Node):
+    def __init__(self, part: str, nodelist):
+        self.part = part
+        self.nodelist = nodelist
+
+    def render(self, context):
+        return fragments.render(self.part, context, self.nodelist.render)
+
+
+@register.tag("fragment")
+def fragment(parser, token):
+    """``{% fragment "board" %}...{% endfragment %}``: rendered once per position and
+    viewer, then served from the cache (see ``games.fragments`` for the key)."""
+    bits = token.split_contents()
+    if len(bits) != 2 or bits[1][0] not in "\"'" or bits[1][0] != bits[1][-1]:
+        raise template.TemplateSyntaxError("{% fragment %} takes one quoted part name.")
+    nodelist = parser.parse(("endfragment",))
+    parser.delete_first_token()
+    return FragmentNode(bits[1][1:-1], nodelist)

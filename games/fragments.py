@@ -1,0 +1,115 @@
+"""The game page's costly parts, rendered once per position and viewer.
+
+A game is read far more often than it is written: the same few people reload
+and poll a position that has not changed. The board and the log (most of the
+page's rendering time and bytes) are kept in Django's cache as finished HTML.
+
+The key names everything the fragment is drawn from:
+
+- the part; the game (its id and creation time), its ``version`` (bumped by
+  every move, take-back, join, substitute, time-out and end, so a new position
+  is a new key) and status;
+- the viewer's **seat**, or ``spectator`` for everyone without one (signed in
+  or not: they are all shown ``engine.view(state, None)``). A fragment is only
+  ever built from the view of the seat in its key, so no seat is ever served
+  another seat's secrets (Tal's plans and bids, King of Siam's hand);
+- the language (every label is translated at render time);
+- the position shown (``at``) and whether it is a past one;
+- what "since you last looked" marks (the move count the viewer last saw);
+- the players' names as drawn (a renamed user or a substitute);
+- the query parameters that change the drawing (Tal's chosen figure ``fig``,
+  building position ``slot``, the text board ``text``; the full log ``log``).
+
+What differs between two requests for the same key stays out of the cached
+HTML: the CSRF token and the click's request id are rendered as placeholders
+and put in on the way out. Everything else per user or per request (chat,
+the header with the clock, "since you last looked" banner, notices, errors,
+the take-back button) is rendered outside the fragments, every time.
+
+Anything a board template or the log comes to show that is not drawn from
+the viewer's ``engine.view`` and the names above must join the key, or be
+rendered outside ``{% fragment %}``.
+
+The cache is an optimisation, never a dependency: a failing cache is a miss
+and the fragment is rendered as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+
+from django.core.cache import cache
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+
+logger = logging.getLogger(__name__)
+
+# The query parameters a fragment's drawing reads (see tal_tags and log_window).
+DRAWING_PARAMS = ("fig", "slot", "text", "log")
+TIMEOUT = 60 * 60  # an old position's fragments are rarely asked for again
+
+# Rendered in place of the per-request values, replaced on the way out. No
+# template or engine text contains them (a user's text that did would only
+# show the viewer their own token).
+CSRF_MARK = "\x1bcsrf\x1b"
+REQUEST_ID_MARK = "\x1brequest-id\x1b"
+
+
+def key(part: str, context) -> str:
+    """The cache key of ``part`` of the page in ``context`` (see the module docstring)."""
+    page = context["page"]
+    game = page.game
+    request = context.get("request")
+    query = request.GET if request is not None else {}
+    since = page.since
+    named = {
+        "game": [game.kind, game.rules_version, str(game.created_at)],
+        "status": game.status,
+        "seat": "spectator" if page.viewer is None else page.viewer,
+        "lang": translation.get_language(),
+        "at": page.at,
+        "history": page.history,
+        "since": since.moves if since is not None else None,
+        "names": sorted(page.player_names.items()),
+        "query": [query.get(name) for name in DRAWING_PARAMS],
+    }
+    digest = hashlib.sha256(json.dumps(named, default=str).encode()).hexdigest()[:32]
+    return f"fragment:{part}:{game.pk}:{game.version}:{digest}"
+
+
+def render(part: str, context, render_part) -> SafeString:
+    """``render_part(context)`` for this page, from the cache when it was rendered before."""
+    fragment_key = key(part, context)
+    html = _get(fragment_key)
+    if html is None:
+        page = context["page"]
+        with context.push(csrf_token=CSRF_MARK):
+            html = str(render_part(context))
+        # The click's id is new on every page: keep it out of what is shared.
+        html = html.replace(page.request_id, REQUEST_ID_MARK)
+        _set(fragment_key, html)
+    return mark_safe(_personal(html, context))
+
+
+def _personal(html: str, context) -> str:
+    if CSRF_MARK in html:  # asking for the token sets the cookie: only when a form needs it
+        token = context.get("csrf_token")
+        html = html.replace(CSRF_MARK, str(token) if token else "")
+    return html.replace(REQUEST_ID_MARK, context["page"].request_id)
+
+
+def _get(fragment_key: str) -> str | None:
+    try:
+        return cache.get(fragment_key)
+    except Exception:  # any backend: a cache that fails is a miss
+        logger.warning("fragment cache read failed", exc_info=True)
+        return None
+
+
+def _set(fragment_key: str, html: str) -> None:
+    try:
+        cache.set(fragment_key, html, TIMEOUT)
+    except Exception:  # the page is rendered already; losing the copy costs nothing
+        logger.warning("fragment cache write failed", exc_info=True)

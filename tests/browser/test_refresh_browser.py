@@ -1,0 +1,36 @@
+"""The open game page in Chromium, refreshed by its poll: new chat lines arrive
+on their own (the board stays as it is), a move brings the new board and keeps
+the chat and a half-written message."""
+
+import pytest
+
+from games import play, replay
+from tests.factories import UserFactory, running_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_chat_and_moves_arrive_without_a_reload(login, live_server):
+    users = [UserFactory(display_name="Ada"), UserFactory(display_name="Ben")]
+    game = running_game("siam", users, {"map": "siam"})
+    state = replay.current_state(game)
+    seat = sorted(game.engine.active_seats(state))[0]
+    mover = game.seats.get(number=seat).user
+    waiting = next(u for u in users if u != mover)
+    page = login(waiting)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    page.evaluate("document.getElementById('board-area').dataset.stale = '1'")
+    page.fill("#chat-text", "half a thought")
+    play.post_chat(game.pk, mover, "Hello from the other side.")
+    page.get_by_text("Hello from the other side.").wait_for(timeout=12_000)
+    # only the chat came: the board element is the same one, the draft is still there
+    assert page.evaluate("document.getElementById('board-area').dataset.stale") == "1"
+    assert page.input_value("#chat-text") == "half a thought"
+    page.evaluate("document.getElementById('chat-lines').dataset.kept = '1'")
+    play.act(game.pk, mover, game.engine.legal_actions(state, seat)[0], None)
+    page.wait_for_selector("#board-area:not([data-stale])", timeout=12_000)
+    # the new board came without the chat lines: the page kept its own element
+    assert page.evaluate("document.getElementById('chat-lines').dataset.kept") == "1"
+    assert page.get_by_text("Hello from the other side.").count() == 1
+    assert page.input_value("#chat-text") == "half a thought"
+    assert page.locator("#game-poll").count() == 1
