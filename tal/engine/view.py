@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from enginekit import N_, Message, msg
+from enginekit.log import mapped
 
 from . import board as B
 from .engine import _count_at_site, _figures_at, free_scarabs
@@ -108,20 +109,25 @@ PROMPTS: dict[str, str] = {
 
 
 def _log_view(state: TalState, viewer: int | None) -> list[dict[str, Any]]:
-    out = []
-    revealed = state.revealed
-    for e in state.log:
+    """The log as ``viewer`` may read it. What an entry shows depends only on the entry,
+    the viewer and the secrets revealed so far, so the result is memoised on the log's
+    shared storage under (viewer, revealed) and grows with the game: O(new entries)."""
+    revealed = tuple(state.revealed)
+
+    def entry_view(e: dict[str, Any]) -> dict[str, Any] | None:
         owner = e.get("owner")
         if (
             owner is None
             or owner == viewer
             or (e["secret"] is not None and e["secret"] in revealed)
         ):
-            out.append({"move": e["move"], "key": e["key"], "args": dict(e["args"])})
-        elif e["redacted"] is not None:
+            return {"move": e["move"], "key": e["key"], "args": dict(e["args"])}
+        if e["redacted"] is not None:
             r = e["redacted"]
-            out.append({"move": e["move"], "key": r["key"], "args": dict(r["args"])})
-    return out
+            return {"move": e["move"], "key": r["key"], "args": dict(r["args"])}
+        return None
+
+    return mapped(state.log, ("view", viewer, revealed), entry_view)
 
 
 def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[str, Any]:
