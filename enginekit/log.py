@@ -15,9 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from itertools import islice
+from threading import Lock
 from typing import Any, overload
 
 Entry = dict[str, Any]
+
+# Memos are shared by every copy of a log, which threads may hold at once (a threaded
+# server keeping states in memory): extending one is done under this lock.
+_MEMO_LOCK = Lock()
 
 
 class _Store(list):
@@ -98,17 +103,20 @@ class SharedLog(Sequence[Entry]):
         them as read-only. The memo grows with the storage: a call costs O(entries not
         seen before under ``key``) plus copying the list of results.
         """
-        memo = self._store.memo.get(key)
-        if memo is None:
-            memo = self._store.memo[key] = ([], [])
-        out, marks = memo
-        store = self._store
-        for i in range(len(marks), self._n):
-            value = fn(store[i])
-            if value is not None:
-                out.append(value)
-            marks.append(len(out))
-        return out[: marks[self._n - 1]] if self._n else []
+        store, n = self._store, self._n
+        if not n:
+            return []
+        with _MEMO_LOCK:
+            memo = store.memo.get(key)
+            if memo is None:
+                memo = store.memo[key] = ([], [])
+            out, marks = memo
+            for i in range(len(marks), n):
+                value = fn(store[i])
+                if value is not None:
+                    out.append(value)
+                marks.append(len(out))
+            return out[: marks[n - 1]]
 
 
 def mapped(log: Sequence[Entry], key: Hashable, fn: Callable[[Entry], Any]) -> list[Any]:
