@@ -40,5 +40,10 @@ def test_bench_fill_adds_finished_games_with_moves():
     assert Move.objects.count() == 95
     assert Seat.objects.filter(user=me).count() == 3
     assert {g.move_count for g in Game.objects.all()} == {3, 4}
+    for game in Game.objects.all()[:3]:
+        moves = list(game.moves.order_by("number"))
+        assert [m.number for m in moves] == list(range(1, game.move_count + 1))
+        assert all(isinstance(m.action, dict) and m.action["type"] for m in moves)
+        assert all(m.created_at is not None and not m.undone for m in moves)
     with pytest.raises(Exception, match="already holds games"):
         call_command("bench_fill", games=1, moves=0)
