@@ -220,11 +220,17 @@ def setup(players: int, map_id: str, seed: int) -> State:
     return st
 
 
+_PROVINCE_NAMES: dict[str, dict[str, str]] = {}  # map id -> province id -> name
+
+
 def province_name(st: State, pid: str) -> str:
-    for p in st.map.provinces:
-        if p.id == pid:
-            return p.name
-    return pid
+    names = _PROVINCE_NAMES.get(st.map_id)
+    if names is None:
+        names = {}
+        for p in MAPS[st.map_id].provinces:
+            names.setdefault(p.id, p.name)  # the first province of that id, as before
+        _PROVINCE_NAMES[st.map_id] = names
+    return names.get(pid, pid)
 
 
 def card_data(st: State, card_id: str) -> Any:
