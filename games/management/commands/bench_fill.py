@@ -45,9 +45,10 @@ def _sample_game(moves: int) -> tuple[int, list[tuple[int, dict]], dict]:
 
 
 def _move_rows(sample: list[tuple[int, dict]]) -> tuple[str, Any]:
-    """An INSERT for moves and a maker of its rows: a million model objects through
-    ``bulk_create`` took minutes. Every column is filled as the model would fill it (fields
-    it does not name get their defaults), each distinct value prepared for the database once.
+    """The moves table with its columns ("table (columns)") and a maker of its rows: a
+    million model objects through ``bulk_create`` took minutes. Every column is filled as
+    the model would fill it (fields it does not name get their defaults), each distinct
+    value prepared for the database once.
     """
     fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
     now = timezone.now()
@@ -59,18 +60,30 @@ def _move_rows(sample: list[tuple[int, dict]]) -> tuple[str, Any]:
     action_field = Move._meta.get_field("action")
     actions = [action_field.get_db_prep_save(a, connection) for _seat, a in sample]
     quote = connection.ops.quote_name
-    sql = "INSERT INTO {} ({}) VALUES ({})".format(
-        quote(Move._meta.db_table),
-        ", ".join(quote(f.column) for f in fields),
-        ", ".join(["%s"] * len(fields)),
-    )
+    into = "{} ({})".format(quote(Move._meta.db_table), ", ".join(quote(f.column) for f in fields))
 
     def row(game_id: int, number: int) -> tuple[Any, ...]:
         values = {"game_id": game_id, "number": number, "seat": sample[number - 1][0]}
         values["action"] = actions[number - 1]
         return tuple(values[f.attname] if f.attname in values else fixed[f.attname] for f in fields)
 
-    return sql, row
+    return into, row
+
+
+def _insert_moves(into: str, rows: list[tuple[Any, ...]]) -> None:
+    """Insert rows into ``into`` ("table (columns)")."""
+    if not rows:
+        return
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # COPY: several times faster than even a pipelined executemany.
+            with cursor.cursor.copy(f"COPY {into} FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            return
+        sql = f"INSERT INTO {into} VALUES ({', '.join(['%s'] * len(rows[0]))})"
+        for k in range(0, len(rows), BATCH):
+            cursor.executemany(sql, rows[k : k + BATCH])
 
 
 class Command(BaseCommand):
@@ -96,7 +109,7 @@ class Command(BaseCommand):
         me = User.objects.filter(username=opts["user"]).first() if opts["user"] else None
         if opts["user"] and me is None:
             raise CommandError(f"There is no user {opts['user']!r}.")
-        move_sql, move_row = _move_rows(sample)
+        move_into, move_row = _move_rows(sample)
         rules = ENGINE.rules_version
         now = timezone.now()
         made = 0
@@ -139,9 +152,7 @@ class Command(BaseCommand):
                     for number in range(1, game.move_count + 1):
                         rows.append(move_row(game.pk, number))
                 Seat.objects.bulk_create(seats, batch_size=BATCH)
-                with connection.cursor() as cursor:
-                    for k in range(0, len(rows), BATCH):
-                        cursor.executemany(move_sql, rows[k : k + BATCH])
+                _insert_moves(move_into, rows)
             made += n
             self.stdout.write(f"\r{made}/{games} games", ending="")
             self.stdout.flush()
