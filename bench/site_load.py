@@ -223,6 +223,15 @@ def seed(threads: int, long_moves: int, act_moves: int) -> Site:
         act_plans.append(plan_moves(replay.current_state(game), act_moves, rng))
     call_command("bench_fill", games=100, moves=1000, user="bench0", every=100, yes=True,
                  stdout=open(os.devnull, "w"))  # fmt: skip
+    # The lobby lists games waiting for players: a few, created by other users.
+    from games import play, registry
+
+    for i, creator in enumerate(User.objects.filter(username__startswith="benchpool")[:12]):
+        kind = "tal" if i % 2 else "siam"
+        play.create_game(
+            creator, registry.get(kind), title=f"Open {i}", players=2 + i % 3,
+            options={}, time_limit_days=3, private=False,
+        )  # fmt: skip
     csrf = secrets.token_hex(16)  # 32 characters: a valid unmasked CSRF secret
     cookies = {}
     for user in users:
