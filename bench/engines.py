@@ -5,9 +5,11 @@ Usage: .venv/bin/python bench/engines.py [seconds per row, default 1]
 For each title (King of Siam, King of Saba, Tal der Könige) and player count it prints
 random full games per second and the mean cost of ``legal_actions`` (the active seat),
 ``apply`` (a random legal action) and ``view`` (one viewer: each seat and the spectator
-in turn), measured on positions sampled from seeded random games. The goal (issue 12):
-``view`` costs no more than ``legal_actions`` + ``apply`` together. Then Tal's view at a
-short and a long log (about 10 and about 1,000 actions), which should cost about the same.
+in turn), measured on positions sampled from seeded random games. Times are the CPU time
+of this process (``time.process_time``), so other load on the machine does not count.
+The goal (issue 12): ``view`` costs no more than ``legal_actions`` + ``apply`` together.
+Then Tal's view at a short and a long log (about 10 and about 1,000 actions), which
+should cost about the same.
 """
 
 from __future__ import annotations
@@ -46,24 +48,24 @@ def playout(engine: Any, players: int, options: dict[str, Any], seed: int) -> li
 def per_call(fn: Any, args: list[tuple[Any, ...]], budget: float) -> float:
     """Mean µs of ``fn(*a)`` over ``args``, repeated for at least ``budget`` seconds."""
     calls = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         for a in args:
             fn(*a)
         calls += len(args)
-        took = time.perf_counter() - start
+        took = time.process_time() - start
         if took >= budget:
             return took / calls * 1e6
 
 
 def row(title: str, engine: Any, options: dict[str, Any], players: int, budget: float) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     games = 0
     states: list[Any] = []
-    while time.perf_counter() - start < budget or games < 2:
+    while time.process_time() - start < budget or games < 2:
         states.extend(playout(engine, players, options, games))
         games += 1
-    games_per_s = games / (time.perf_counter() - start)
+    games_per_s = games / (time.process_time() - start)
     rng = random.Random(1)
     sample = [s for s in rng.sample(states, min(300, len(states))) if engine.result(s) is None]
     seats = [rng.choice(sorted(engine.active_seats(s))) for s in sample]
