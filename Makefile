@@ -54,9 +54,14 @@ messages: $(STAMP)
 	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=tests --ignore=bench --ignore=node_modules
 	$(PY) manage.py compilemessages -l de --ignore=.venv
 
+# site_load.py --quick: 2 rounds of 15 requests per figure, the long game at 1,000 moves
+# and 100,000 finished games / 1,000,000 moves against 100 (PostgreSQL and Redis when
+# DATABASE_URL / REDIS_URL are set; it creates and drops its own database).
 bench: $(STAMP)
+	$(PY) bench/engines.py
 	$(PY) bench/siam_playouts.py
 	$(PY) bench/tal_playouts.py
 	$(PY) bench/site_moves.py
 	$(PY) bench/sweep_deadlines.py
 	$(PY) bench/bots.py --games 20 --budget 0.2
+	$(PY) bench/site_load.py --quick

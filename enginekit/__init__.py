@@ -37,6 +37,10 @@ Every view has at least these keys, which the generic game page uses:
   the site can link every line to the position after that move;
 - ``"finished"``: bool.
 
+Views are read-only: an engine may share parts of them between calls (both engines
+memoise the per-viewer log on their ``enginekit.log.SharedLog``, so a view costs
+O(new entries) rather than O(length of the game)). Copy before changing anything.
+
 *Teams.* An engine with team play may define ``teammates(players, seat)``
 returning the seats that win or lose with ``seat`` (itself included); the site
 uses it when a player resigns. Without it, each seat plays for itself.

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from enginekit import N_
+from enginekit.log import SharedLog
 
 from .maps import (
     AIDS,
@@ -67,7 +68,7 @@ class State:
     pending: Pending | None = None
     swap_memory: tuple[str, Swap] | None = None  # (card kind, the swap that would undo it)
     moves: int = 0  # actions applied so far
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: SharedLog = field(default_factory=SharedLog)  # append-only
     finished: bool = False
     result: dict[str, Any] | None = None
     last_actor: int | None = None
@@ -101,7 +102,7 @@ class State:
             pending=self.pending,
             swap_memory=self.swap_memory,
             moves=self.moves,
-            log=list(self.log),  # entries are never changed once written
+            log=SharedLog.of(self.log),  # O(1): entries are never changed once written
             finished=self.finished,
             result=self.result,
             last_actor=self.last_actor,
@@ -146,7 +147,7 @@ def setup(players: int, map_id: str, seed: int) -> State:
     aids = aid_numbers[:players]
     supply = [FOLLOWERS_PER_COLOUR] * 3
     removed = [0, 0, 0]
-    log: list[dict[str, Any]] = []
+    log = SharedLog()
 
     def entry(key: str, **args: Any) -> None:
         log.append({"move": 0, "key": key, "args": args})
@@ -219,11 +220,17 @@ def setup(players: int, map_id: str, seed: int) -> State:
     return st
 
 
+_PROVINCE_NAMES: dict[str, dict[str, str]] = {}  # map id -> province id -> name
+
+
 def province_name(st: State, pid: str) -> str:
-    for p in st.map.provinces:
-        if p.id == pid:
-            return p.name
-    return pid
+    names = _PROVINCE_NAMES.get(st.map_id)
+    if names is None:
+        names = {}
+        for p in MAPS[st.map_id].provinces:
+            names.setdefault(p.id, p.name)  # the first province of that id, as before
+        _PROVINCE_NAMES[st.map_id] = names
+    return names.get(pid, pid)
 
 
 def card_data(st: State, card_id: str) -> Any:

@@ -6,6 +6,7 @@ import copy
 from typing import Any, NoReturn
 
 from enginekit import N_, IllegalAction, Message, OptionSpec, Result, msg
+from enginekit.log import mapped
 
 from . import core
 from .core import INVADER, Action, State
@@ -184,7 +185,10 @@ def _is_fallback(st: State, p: core.Pending) -> bool:
     return bool(seqs) and len(seqs[0]) == 2
 
 
-def _prompt_key(st: State, p: core.Pending) -> tuple[str, dict[str, Any]]:
+def _prompt_key(
+    st: State, p: core.Pending, fallback: bool | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The prompt for the card in progress (``fallback``: ``_is_fallback``, if known)."""
     m = st.map
     card = core.card_data(st, p.card).name
     pn = core.province_name
@@ -218,7 +222,9 @@ def _prompt_key(st: State, p: core.Pending) -> tuple[str, dict[str, Any]]:
                 "{card}: choose a follower in another province to swap with the {faction} "
                 "follower in {province}."
             ), {"card": card, "faction": m.faction_names[f], "province": pn(st, q)}
-        if _is_fallback(st, p):
+        if fallback is None:
+            fallback = _is_fallback(st, p)
+        if fallback:
             if k == 0:
                 return N_(
                     "{card}: no 2-for-1 swap is possible; choose a follower to swap with one "
@@ -245,7 +251,7 @@ def _prompt_key(st: State, p: core.Pending) -> tuple[str, dict[str, Any]]:
     return N_("Take a follower from any province still contested."), {}
 
 
-def _prompt(st: State, seat: int, actions: list[Action]) -> Message:
+def _prompt(st: State, seat: int, actions: list[Action], fallback: bool | None = None) -> Message:
     p = st.pending
     if p is None:
         if st.cards_left(seat) == 0:
@@ -253,7 +259,7 @@ def _prompt(st: State, seat: int, actions: list[Action]) -> Message:
         if len(actions) == 1:
             return msg(N_("Your last card may only be played if it wins the game: pass."))
         return msg(N_("Play an action card or pass."))
-    key, args = _prompt_key(st, p)
+    key, args = _prompt_key(st, p, fallback)
     return msg(key, **args)
 
 
@@ -268,6 +274,11 @@ def _label(st: State, action: Action) -> Message:
     if "faction" in action:
         args["faction"] = m.faction_names[m.faction_ids.index(action["faction"])]
     return msg(_LABELS[t], **args)
+
+
+def _log_entry_view(e: dict[str, Any]) -> dict[str, Any]:
+    # Memoised on the log's storage (enginekit.log): a view costs O(new entries).
+    return {"move": e["move"], "key": e["key"], "args": dict(e["args"])}
 
 
 def build_view(st: State, viewer: int | None) -> dict[str, Any]:
@@ -332,6 +343,7 @@ def build_view(st: State, viewer: int | None) -> dict[str, Any]:
         )
     pending = None
     p = st.pending
+    fallback = p is not None and p.stage == "swap" and _is_fallback(st, p)
     if p is not None:
         picks: list[Any]
         if p.kind == KING:
@@ -347,19 +359,22 @@ def build_view(st: State, viewer: int | None) -> dict[str, Any]:
             "picks": picks,
             "to_place": [fid[f] for f in p.to_place],
             "targets": list(p.targets) if p.kind == FACTION else [],
-            "fallback": p.stage == "swap" and _is_fallback(st, p),
+            "fallback": fallback,
             "no_undo": _swap_view(st, p.restriction) if p.restriction else None,
             "last_card": p.last_card,
         }
     takeovers = [{"province": q, "controller": ctrl(st.controller[q])} for q in st.resolved]
     active = sorted(ENGINE.active_seats(st))
-    auto_pass = bool(active) and core.legal(st, active[0]) == [{"type": "pass"}]
+    # One seat acts at a time: its legal actions serve both auto_pass and its own view.
+    acts = core.legal(st, active[0]) if active else []
+    auto_pass = bool(active) and acts == [{"type": "pass"}]
     actions: list[dict[str, Any]] = []
     prompt: Message | None = None
     if viewer is not None and viewer in active:
-        acts = core.legal(st, viewer)
+        if viewer != active[0]:
+            acts = core.legal(st, viewer)
         actions = [{"action": a, "label": _label(st, a)} for a in acts]
-        prompt = _prompt(st, viewer, acts)
+        prompt = _prompt(st, viewer, acts, fallback)
     view: dict[str, Any] = {
         "game": "siam",
         "map": m.id,
@@ -401,7 +416,7 @@ def build_view(st: State, viewer: int | None) -> dict[str, Any]:
         "active_seats": active,
         "prompt": prompt,
         "actions": actions,
-        "log": [{"move": e["move"], "key": e["key"], "args": dict(e["args"])} for e in st.log],
+        "log": mapped(st.log, "view", _log_entry_view),
         "finished": st.finished,
     }
     if st.finished:

@@ -6,10 +6,11 @@ import random
 from typing import Any
 
 from enginekit import N_, IllegalAction, Message, OptionSpec, Result, msg
+from enginekit.log import SharedLog
 
 from . import board as B
 from .scoring import is_complete, pyramid_points, pyramid_type
-from .state import Site, TalState
+from .state import Site, TalState, own_rng
 
 ACTION_KEYS: dict[str, set[str]] = {
     "bid": {"type", "group", "rings"},
@@ -133,19 +134,20 @@ def _slot_classes(state: TalState, site: Site, level: int) -> list[list[int]]:
     return [list(range(n))]
 
 
+def _can_steal_at(state: TalState, seat: int, num: int) -> bool:
+    site = state.sites[num]
+    if not site.in_play or site.owner is None or site.owner == seat or site.finished:
+        return False
+    if site.stone_count() == 0:
+        return False
+    mine_o = _count_at_site(state.overseers[seat], num)
+    owner_o = _count_at_site(state.overseers[site.owner], num)
+    mine_w = _count_at_site(state.workers[seat], num)
+    return mine_o > owner_o and mine_w > 0
+
+
 def steal_sites(state: TalState, seat: int) -> list[int]:
-    out = []
-    for num, site in sorted(state.sites.items()):
-        if not site.in_play or site.owner is None or site.owner == seat or site.finished:
-            continue
-        if site.stone_count() == 0:
-            continue
-        mine_o = _count_at_site(state.overseers[seat], num)
-        owner_o = _count_at_site(state.overseers[site.owner], num)
-        mine_w = _count_at_site(state.workers[seat], num)
-        if mine_o > owner_o and mine_w > 0:
-            out.append(num)
-    return out
+    return [num for num in sorted(state.sites) if _can_steal_at(state, seat, num)]
 
 
 def can_take_over(state: TalState, seat: int, num: int) -> bool:
@@ -239,27 +241,32 @@ def _bid_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
     return out
 
 
+def _steal_slots(state: TalState, seat: int, num: int) -> list[int]:
+    """The slots ``seat`` may take a stone from at site ``num`` (one of ``steal_sites``)."""
+    site = state.sites[num]
+    budget = B.STONES_PER_WORKER * _count_at_site(state.workers[seat], num)
+    if state.turn_used.get(num, 0) >= budget:
+        return []
+    lv = _top_level(site)
+    assert lv is not None
+    stones = site.levels[lv]
+    slots: list[int] = []
+    for cls in _slot_classes(state, site, lv):
+        seen: set[str] = set()
+        for k in cls:
+            c = stones[k]
+            if c is not None and c not in seen:
+                seen.add(c)
+                slots.append(k)
+    return sorted(slots)
+
+
 def _steal_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for num in steal_sites(state, seat):
-        site = state.sites[num]
-        budget = B.STONES_PER_WORKER * _count_at_site(state.workers[seat], num)
-        if state.turn_used.get(num, 0) >= budget:
-            continue
-        lv = _top_level(site)
-        assert lv is not None
-        stones = site.levels[lv]
-        slots: list[int] = []
-        for cls in _slot_classes(state, site, lv):
-            seen: set[str] = set()
-            for k in cls:
-                c = stones[k]
-                if c is not None and c not in seen:
-                    seen.add(c)
-                    slots.append(k)
-        for k in sorted(slots):
-            out.append({"type": "steal", "site": num, "slot": k})
-    return out
+    return [
+        {"type": "steal", "site": num, "slot": k}
+        for num in steal_sites(state, seat)
+        for k in _steal_slots(state, seat, num)
+    ]
 
 
 def _takeover_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
@@ -270,28 +277,104 @@ def _takeover_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
     ]
 
 
+def _build_colours(state: TalState, seat: int) -> list[str]:
+    return [c for c in B.COLOURS if state.supply[seat].get(c, 0) > 0]
+
+
+def _build_slots(state: TalState, seat: int, num: int) -> list[int]:
+    """The slots of site ``num`` where ``seat`` may build now (none if not allowed)."""
+    site = state.sites[num]
+    if site.owner != seat or not site.in_play or site.finished:
+        return []
+    cap = B.STONES_PER_WORKER * _count_at_site(state.workers[seat], num)
+    if state.turn_used.get(num, 0) >= cap:
+        return []
+    lv = _build_level(site)
+    stones = site.levels[lv]
+    slots = []
+    for cls in _slot_classes(state, site, lv):
+        free = [k for k in cls if stones[k] is None]
+        if free:
+            slots.append(free[0])
+    return sorted(slots)
+
+
 def _build_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    colours = [c for c in B.COLOURS if state.supply[seat].get(c, 0) > 0]
+    colours = _build_colours(state, seat)
     if not colours:
-        return out
-    for num, site in sorted(state.sites.items()):
-        if site.owner != seat or not site.in_play or site.finished:
-            continue
-        cap = B.STONES_PER_WORKER * _count_at_site(state.workers[seat], num)
-        if state.turn_used.get(num, 0) >= cap:
-            continue
-        lv = _build_level(site)
-        stones = site.levels[lv]
-        slots = []
-        for cls in _slot_classes(state, site, lv):
-            free = [k for k in cls if stones[k] is None]
-            if free:
-                slots.append(free[0])
-        for k in sorted(slots):
-            for c in colours:
-                out.append({"type": "build", "site": num, "slot": k, "colour": c})
-    return out
+        return []
+    return [
+        {"type": "build", "site": num, "slot": k, "colour": c}
+        for num in sorted(state.sites)
+        for k in _build_slots(state, seat, num)
+        for c in colours
+    ]
+
+
+def _is_legal(state: TalState, seat: int, a: dict[str, Any]) -> bool:
+    """``a in legal_actions(state, seat)`` without building the list.
+
+    The caller (``_check``) has made sure that ``seat`` is active, that ``a`` has exactly
+    the keys of its type, that the type belongs to the phase and that every value is an
+    int or a str (never a bool): list membership compares with ``==``, so an int never
+    matches a str here. Each branch repeats the conditions of the matching ``_*_actions``
+    function for one action (tests/tal/test_tal_legality.py compares both).
+    """
+    t = a["type"]
+    if t in ("end_bids", "end_moves", "end_steal", "end_takeover", "end_build"):
+        return True
+    if t == "bid":
+        g, rings = a["group"], a["rings"]
+        if not isinstance(g, int) or not 1 <= g <= len(state.bids):
+            return False
+        if not isinstance(rings, int) or rings not in state.tiles[seat]:
+            return False
+        laid = sum(r for s, r in state.bids[g - 1] if s == seat)
+        return laid + rings <= B.MAX_RINGS_PER_GROUP
+    if t == "move":
+        kind, i, node = a["figure"], a["index"], a["to"]
+        if kind != state.phase or not isinstance(node, str) or node not in B.NODE_SET:
+            return False
+        figures = state.overseers[seat] if kind == "overseer" else state.workers[seat]
+        if not isinstance(i, int) or not 0 <= i < len(figures) or i in state.moved:
+            return False
+        pos = figures[i]
+        if node == pos or B.DIST[pos][node] > B.STEPS - state.steps_used:
+            return False
+        if node in _figures_at(state):
+            return False
+        if state.round == 1:
+            s = B.FIELD_SITE.get(node)
+            if s is not None and state.sites[s].owner not in (None, seat):
+                return False
+        return True
+    if t == "plan":
+        i, node = a["index"], a["to"]
+        if not isinstance(i, int) or not 0 <= i < B.OVERSEERS:
+            return False
+        if not isinstance(node, str) or node not in B.NODE_SET:
+            return False
+        pos = state.overseers[seat]
+        plan = state.plans[seat]
+        other = 1 - i
+        budget = B.STEPS - B.DIST[pos[other]][plan[other] or pos[other]]
+        return node != plan[i] and B.DIST[pos[i]][node] <= budget
+    if t == "submit_plan":
+        return None not in state.plans[seat]
+    if t == "steal":
+        num, slot = a["site"], a["slot"]
+        if not isinstance(num, int) or num not in state.sites or not isinstance(slot, int):
+            return False
+        return _can_steal_at(state, seat, num) and slot in _steal_slots(state, seat, num)
+    if t == "takeover":
+        num = a["site"]
+        return isinstance(num, int) and num in state.sites and can_take_over(state, seat, num)
+    if t == "build":
+        num, slot, colour = a["site"], a["slot"], a["colour"]
+        if not isinstance(num, int) or num not in state.sites or not isinstance(slot, int):
+            return False
+        return colour in _build_colours(state, seat) and slot in _build_slots(state, seat, num)
+    return False
 
 
 # --------------------------------------------------------------------------- the flow
@@ -310,6 +393,7 @@ def _start_round(state: TalState) -> None:
         player=state.start_player,
     )
     groups = min(state.players + 1, sum(state.bag.values()) // B.GROUP_SIZE)
+    own_rng(state)  # clones share the generator: draw from a copy (see TalState.clone)
     state.groups = [[_draw(state) for _ in range(B.GROUP_SIZE)] for _ in range(groups)]
     state.offered = [list(g) for g in state.groups]
     state.bids = [[] for _ in range(groups)]
@@ -629,6 +713,7 @@ class TalEngine:
             tiles=[list(B.BID_TILES) for _ in range(players)],
             supply=[{} for _ in range(players)],
             out={},
+            log=SharedLog(),
         )
         state.start_player = rng.randrange(players)
         out_of_play = sorted(set(B.SITES) - in_play)
@@ -697,7 +782,7 @@ class TalEngine:
             raise IllegalAction(N_("It is not your turn."))
         if action["type"] not in PHASE_TYPES[state.phase]:
             raise IllegalAction(N_("You cannot do that now."))
-        if action in self.legal_actions(state, seat):
+        if _is_legal(state, seat, action):
             return
         raise self._diagnose(state, seat, action)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field
-from typing import Any
+
+from enginekit.log import SharedLog
 
 
 @dataclass
@@ -59,7 +60,7 @@ class TalState:
     last_round: bool = False
     end_reason: str | None = None
     # history
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: SharedLog = field(default_factory=SharedLog)  # append-only, entries never change
     revealed: list[str] = field(default_factory=list)  # secret tags that are now public
     move_count: int = 0
     last_seat: int | None = None
@@ -69,10 +70,19 @@ class TalState:
         return [(self.start_player + k) % self.players for k in range(self.players)]
 
     def clone(self) -> TalState:
-        """A deep copy (log entries are never changed once written, so they are shared)."""
+        """A copy that shares what is never changed in place: the log's storage (entries
+        are never changed once written; see :class:`enginekit.log.SharedLog`) and the
+        random number generator.
+
+        Sharing ``rng`` is safe because the engine never draws from a state's generator
+        in place: the only draws (a new round's market, ``_start_round``) first replace
+        it by a copy holding the same internal state (``own_rng``), so the stream of
+        draws is exactly the one a fresh copy per clone gave, and parent and child stay
+        independent. Copying it on every ``apply`` cost more than the rest of ``apply``.
+        Code outside the engine that draws from ``state.rng`` should call ``own_rng``
+        first, or set a new generator (as ``determinize`` does).
+        """
         new = copy.copy(self)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
         new.bag = dict(self.bag)
         new.sites = {
             n: Site(s.number, s.size, s.in_play, s.owner, [list(lv) for lv in s.levels], s.finished)
@@ -92,6 +102,14 @@ class TalState:
         new.submitted = list(self.submitted)
         new.pharaoh = list(self.pharaoh)
         new.out = dict(self.out)
-        new.log = list(self.log)
+        new.log = SharedLog.of(self.log)
         new.revealed = list(self.revealed)
         return new
+
+
+def own_rng(state: TalState) -> random.Random:
+    """Give ``state`` its own copy of its (possibly shared) generator and return it."""
+    rng = random.Random()
+    rng.setstate(state.rng.getstate())
+    state.rng = rng
+    return rng

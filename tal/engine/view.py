@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from enginekit import N_, Message, msg
+from enginekit.log import mapped
 
 from . import board as B
-from .engine import _count_at_site, _figures_at, free_scarabs
+from .engine import _figures_at, free_scarabs
 from .scoring import pyramid_points, pyramid_type
 from .state import TalState
 
@@ -108,20 +109,25 @@ PROMPTS: dict[str, str] = {
 
 
 def _log_view(state: TalState, viewer: int | None) -> list[dict[str, Any]]:
-    out = []
-    revealed = state.revealed
-    for e in state.log:
+    """The log as ``viewer`` may read it. What an entry shows depends only on the entry,
+    the viewer and the secrets revealed so far, so the result is memoised on the log's
+    shared storage under (viewer, revealed) and grows with the game: O(new entries)."""
+    revealed = tuple(state.revealed)
+
+    def entry_view(e: dict[str, Any]) -> dict[str, Any] | None:
         owner = e.get("owner")
         if (
             owner is None
             or owner == viewer
             or (e["secret"] is not None and e["secret"] in revealed)
         ):
-            out.append({"move": e["move"], "key": e["key"], "args": dict(e["args"])})
-        elif e["redacted"] is not None:
+            return {"move": e["move"], "key": e["key"], "args": dict(e["args"])}
+        if e["redacted"] is not None:
             r = e["redacted"]
-            out.append({"move": e["move"], "key": r["key"], "args": dict(r["args"])})
-    return out
+            return {"move": e["move"], "key": r["key"], "args": dict(r["args"])}
+        return None
+
+    return mapped(state.log, ("view", viewer, revealed), entry_view)
 
 
 def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[str, Any]:
@@ -168,7 +174,29 @@ def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[s
         )
 
     figures = _figures_at(state)
-    points = engine.scores(state)
+    # One pass over the figures and the sites instead of one per site, seat and area.
+    site_points = {
+        num: pyramid_points(site.size, site.levels, state.expert)
+        for num, site in state.sites.items()
+    }
+    points = [0] * n  # as engine.scores
+    for num, site in state.sites.items():
+        if site.owner is not None and site.in_play:
+            points[site.owner] += site_points[num]
+    at_site = {num: ([0] * n, [0] * n) for num in state.sites}
+    in_area: dict[str, list[dict[str, Any]]] = {str(a): [] for a in B.AREAS}
+    for seat in range(n):
+        for kind, k, positions in (
+            ("overseer", 0, state.overseers[seat]),
+            ("worker", 1, state.workers[seat]),
+        ):
+            for i, node in enumerate(positions):
+                num = B.FIELD_SITE.get(node)
+                if num is not None:
+                    if num in at_site:
+                        at_site[num][k][seat] += 1
+                elif node in in_area:
+                    in_area[node].append({"player": seat, "kind": kind, "index": i})
     seats = []
     for seat in range(n):
         own = seat == viewer
@@ -206,7 +234,7 @@ def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[s
                 "levels": [list(lv) for lv in site.levels],
                 "stones": site.stone_count(),
                 "type": pyramid_type(size, site.levels, state.expert) if site.finished else None,
-                "points": pyramid_points(size, site.levels, state.expert),
+                "points": site_points[num],
                 "fields": [
                     {
                         "field": f,
@@ -219,23 +247,15 @@ def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[s
                     }
                     for f in B.SITE_FIELDS[num]
                 ],
-                "overseers": [_count_at_site(state.overseers[s], num) for s in range(n)],
-                "workers": [_count_at_site(state.workers[s], num) for s in range(n)],
+                "overseers": at_site[num][0],
+                "workers": at_site[num][1],
             }
         )
 
-    areas = []
-    for area in B.AREAS:
-        a = str(area)
-        figs = []
-        for seat in range(n):
-            for i, node in enumerate(state.overseers[seat]):
-                if node == a:
-                    figs.append({"player": seat, "kind": "overseer", "index": i})
-            for i, node in enumerate(state.workers[seat]):
-                if node == a:
-                    figs.append({"player": seat, "kind": "worker", "index": i})
-        areas.append({"area": a, "neighbours": list(B.NEIGHBOURS[a]), "figures": figs})
+    areas = [
+        {"area": a, "neighbours": list(B.NEIGHBOURS[a]), "figures": in_area[a]}
+        for a in map(str, B.AREAS)
+    ]
 
     turn = None
     if state.current is not None and state.phase in ("overseer", "worker", "steal", "build"):
