@@ -32,6 +32,7 @@ class BoardPage:
     before_last: dict[str, Any] | None = None  # the viewer's view before the move shown last
     takebacks: list = field(default_factory=list)
     token: str = ""  # what the viewer saw; forms send it back to detect stale clicks
+    stood_in: bool = False  # a computer player holds the viewer's seat: they may take it back
     # New on every render: a retried click (cut connection) sends the same id again.
     request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
 
@@ -70,7 +71,7 @@ def view_token(view: dict[str, Any]) -> str:
 def board_page(
     game: Game, user, at: int | None = None, error: str = "", notice: str = ""
 ) -> BoardPage:
-    seats = list(game.seats.select_related("user").order_by("number"))
+    seats = list(game.seats.select_related("user", "stood_in_for").order_by("number"))
     seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     viewer = seat.number if seat is not None else None
     engine = game.engine
@@ -111,6 +112,11 @@ def board_page(
         notice=notice,
         result=game.result if game.status in (Game.Status.FINISHED, Game.Status.ABORTED) else None,
         token=token,
+        stood_in=bool(
+            user.is_authenticated
+            and game.status == Game.Status.ACTIVE
+            and any(s.stood_in_for_id == user.pk for s in seats)
+        ),
     )
 
 

@@ -17,6 +17,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import bots
+from botplay import accounts as bot_accounts
 from enginekit import N_, IllegalAction, msg
 
 from . import replay, signals, since, text
@@ -89,11 +91,19 @@ def create_game(
     private,
     timeout_policy: str = Game.TimeoutPolicy.LOSE,
     vacation_allowed: bool = True,
+    computer_players: list[str] | tuple[str, ...] = (),
 ) -> Game:
+    """A new game with ``user`` in the first seat and a computer player of each
+    strength in ``computer_players`` in the next ones; it starts at once if
+    that fills every seat."""
     _refuse_blocked(user)
     engine = kind.engine
     if timeout_policy not in Game.TimeoutPolicy.values:
         raise PlayError(_("Unknown timeout policy."))
+    if any(strength not in bots.STRENGTHS for strength in computer_players):
+        raise PlayError(_("Unknown strength of a computer player."))
+    if len(computer_players) >= players:
+        raise PlayError(_("At least one seat must be yours."))
     options = engine.validate_options(players, options)
     with transaction.atomic():
         game = Game.objects.create(
@@ -107,8 +117,16 @@ def create_game(
             private=private,
             timeout_policy=timeout_policy,
             vacation_allowed=vacation_allowed,
+            computer_played=bool(computer_players),
         )
         Seat.objects.create(game=game, user=user)
+        seated = [user.pk]
+        for strength in computer_players:
+            bot = bot_accounts.free_bot_user(strength, seated)
+            Seat.objects.create(game=game, user=bot)
+            seated.append(bot.pk)
+        if game.is_full():
+            _start(game)
     return game
 
 
@@ -431,9 +449,11 @@ def time_out(game_id: int, expected_deadline) -> str | None:
     the clock stopped for someone to take them over (``take_seat``); only if
     that would empty every seat is the game aborted.
 
+    Policy "stand-in": computer players take the late seats and play on.
+
     Either way the game ends through ``_finish``, so ``game_finished`` tells
-    everyone, with the reason in the result. Returns "lost", "aborted", "opened"
-    or None.
+    everyone, with the reason in the result. Returns "lost", "aborted",
+    "opened", "stood_in" or None.
     """
     with transaction.atomic():
         game = _locked(game_id)
@@ -458,6 +478,9 @@ def _apply_timeout_policy(
 ) -> str:
     """End a locked, running game as its timeout policy says for ``seats``.
 
+    Policy "a computer player takes over": computer players take the seats
+    and play on, the clock restarts (``_stand_in``); if no person would be
+    left playing, the game is aborted instead.
     Policy "the seat opens to a substitute": the seats are emptied and the
     clock stops until someone takes them over. Policy "the late player
     loses": ``seats`` and their teams lose (reason ``lost``), unless that
@@ -465,6 +488,8 @@ def _apply_timeout_policy(
     to win or to play on) the game is aborted (reason ``aborted``).
     """
     game.version += 1
+    if game.timeout_policy == Game.TimeoutPolicy.STAND_IN and _stand_in(game, seats):
+        return "stood_in"
     if game.timeout_policy == Game.TimeoutPolicy.SUBSTITUTE and len(seats) < len(game.seats.all()):
         _open_seats(
             game, [seat for seat in game.seats.select_related("user") if seat.number in seats]
@@ -481,6 +506,56 @@ def _apply_timeout_policy(
         Game.Status.ABORTED,
     )
     return "aborted"
+
+
+def _stand_in(game: Game, numbers: list[int]) -> bool:
+    """Computer players take over the late ``numbers``; False (nothing done) if
+    that would leave no person playing: a game of computers alone would be
+    played to its end before anyone could come back to it.
+
+    A late seat a computer holds already (its task was lost) keeps it. The
+    clock restarts with the full time, and ``turn_started`` queues the
+    computers' moves: their turn begins now, though the seats were to move before.
+    """
+    seats = list(game.seats.select_related("user"))
+    late = [seat for seat in seats if seat.number in numbers]
+    if all(seat.user.is_bot or seat.number in numbers for seat in seats):
+        return False
+    seated = [seat.user_id for seat in seats]
+    for seat in late:
+        if seat.user.is_bot:
+            continue
+        bot = bot_accounts.free_bot_user(bot_accounts.STAND_IN_STRENGTH, seated)
+        seated.append(bot.pk)
+        seat.stood_in_for, seat.user = seat.user, bot
+        seat.save(update_fields=["user", "stood_in_for"])
+    game.computer_played = True
+    state = replay.current_state(game)
+    _after_change(game, state, moved_on=True)
+    movers = [seat for seat in late if seat.number in game.engine.active_seats(state)]
+    signals.turn_started.send(sender=Game, game=game, seats=movers, move_count=game.move_count)
+    return True
+
+
+def reclaim_seat(game_id: int, user) -> Game:
+    """``user`` takes back the seat a computer player took over when they timed out.
+
+    The computer's queued or running move is then refused (its task acts as
+    the seat's user, which it no longer is); the clock runs on as it was.
+    """
+    _refuse_blocked(user)
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.ACTIVE:
+            raise PlayError(_("This game is not running."), 409)
+        seat = game.stood_in_seat(user)
+        if seat is None:
+            raise PlayError(_("No computer player holds a seat of yours in this game."), 409)
+        seat.user, seat.stood_in_for = user, None
+        seat.save(update_fields=["user", "stood_in_for"])
+        game.version += 1
+        game.save(update_fields=["version"])
+    return game
 
 
 def _open_seats(game: Game, late: list[Seat]) -> None:
