@@ -529,6 +529,9 @@ def _stand_in(game: Game, numbers: list[int]) -> bool:
         seated.append(bot.pk)
         seat.stood_in_for, seat.user = seat.user, bot
         seat.save(update_fields=["user", "stood_in_for"])
+        signals.seat_stood_in.send(
+            sender=Game, game=game, number=seat.number, user=seat.stood_in_for
+        )
     game.computer_played = True
     state = replay.current_state(game)
     _after_change(game, state, moved_on=True)

@@ -361,3 +361,62 @@ def test_a_practice_game_whose_only_person_times_out_is_aborted(
     assert game.seat_of(hanna).to_move
     with time_machine.travel(game.deadline + timedelta(minutes=1), tick=False):
         assert play.time_out(game.pk, game.deadline) == "aborted"
+
+
+def test_the_late_player_is_told_by_e_mail_until_they_take_the_seat_back(stood_in):
+    from django.utils import timezone
+
+    from notify.compose import compose
+    from notify.models import Notification
+    from notify.outbox import Skip
+
+    game, late, stays = stood_in
+    row = Notification.objects.get(kind=Notification.Kind.STOOD_IN)
+    assert row.user == late and row.game == game
+    message, _ = compose(row, timezone.now())
+    assert message.to == [late.email]
+    assert "A computer player took your seat in “Stand-in”" in message.subject
+    assert "take your seat back" in message.body and game.get_absolute_url() in message.body
+    # Nobody else hears of it, and once the seat is taken back there is nothing to tell.
+    assert not Notification.objects.filter(kind=Notification.Kind.STOOD_IN, user=stays).exists()
+    play.reclaim_seat(game.pk, late)
+    with pytest.raises(Skip):
+        compose(row, timezone.now())
+
+
+def test_a_computer_whose_task_was_lost_gets_a_new_clock_and_moves(
+    hanna, django_capture_on_commit_callbacks
+):
+    otto = UserFactory(username="otto")
+    game = play.create_game(
+        hanna,
+        registry.get("siam"),
+        title="Lost task",
+        players=3,
+        options={},
+        time_limit_days=3,
+        private=False,
+        timeout_policy=Game.TimeoutPolicy.STAND_IN,
+        computer_players=["random"],
+    )
+    play.join(game.pk, otto)  # no on_commit callbacks run here: every bot task is lost
+    game.refresh_from_db()
+    bot_seat = game.seats.get(user__is_bot=True)
+    rng = random.Random(4)
+    while not game.seats.get(pk=bot_seat.pk).to_move:
+        state = replay.current_state(game)
+        (number,) = game.engine.active_seats(state)
+        user = game.seats.get(number=number).user
+        play.act(game.pk, user, rng.choice(game.engine.legal_actions(state, number)), None)
+        game.refresh_from_db()
+    moves = game.move_count
+    with (
+        time_machine.travel(game.deadline + timedelta(minutes=1), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        assert play.time_out(game.pk, game.deadline) == "stood_in"
+    game.refresh_from_db()
+    # Nobody lost a seat; the computer got its turn again and played it.
+    assert not game.seats.filter(stood_in_for__isnull=False).exists()
+    assert game.status == Game.Status.ACTIVE and game.move_count > moves
+    assert game.moves.filter(number__gt=moves, seat=bot_seat.number).exists()
