@@ -420,3 +420,24 @@ def test_a_computer_whose_task_was_lost_gets_a_new_clock_and_moves(
     assert not game.seats.filter(stood_in_for__isnull=False).exists()
     assert game.status == Game.Status.ACTIVE and game.move_count > moves
     assert game.moves.filter(number__gt=moves, seat=bot_seat.number).exists()
+
+
+def test_the_people_alone_can_cancel_a_game_with_a_computer(hanna):
+    from community import cancel
+
+    otto = UserFactory(username="otto")
+    game = play.create_game(
+        hanna,
+        registry.get("siam"),
+        title="Cancel",
+        players=3,
+        options={},
+        time_limit_days=3,
+        private=False,
+        computer_players=["random"],
+    )
+    play.join(game.pk, otto)
+    assert cancel.vote(game.pk, hanna, True) == "agreed"
+    assert cancel.vote(game.pk, otto, True) == "cancelled"
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
