@@ -305,7 +305,11 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
         state, number = _play_forced_moves(game, state, number)
         game.version += 1
         _after_change(game, state, moved_on=number > own)
-        since.mark_seen(game, seat.pk)  # acting is taking in the position
+        if not user.is_bot:
+            # Acting is taking in the position. A computer standing in does not
+            # take it in for the player: on their return, "since you last
+            # looked" shows them what it did.
+            since.mark_seen(game, seat.pk)
         count = game.move_count
         transaction.on_commit(lambda: replay.store(game, number, count, state))
     return game
@@ -474,7 +478,12 @@ def time_out(game_id: int, expected_deadline) -> str | None:
 
 
 def _apply_timeout_policy(
-    game: Game, seats: list[int], lost: dict, aborted: dict, details: dict
+    game: Game,
+    seats: list[int],
+    lost: dict,
+    aborted: dict,
+    details: dict,
+    reclaimable: bool = True,
 ) -> str:
     """End a locked, running game as its timeout policy says for ``seats``.
 
@@ -486,9 +495,11 @@ def _apply_timeout_policy(
     loses": ``seats`` and their teams lose (reason ``lost``), unless that
     leaves no winner. Otherwise (policy "the game is aborted", or nobody left
     to win or to play on) the game is aborted (reason ``aborted``).
+
+    ``reclaimable``: whether the players may take back a seat a computer took.
     """
     game.version += 1
-    if game.timeout_policy == Game.TimeoutPolicy.STAND_IN and _stand_in(game, seats):
+    if game.timeout_policy == Game.TimeoutPolicy.STAND_IN and _stand_in(game, seats, reclaimable):
         return "stood_in"
     if game.timeout_policy == Game.TimeoutPolicy.SUBSTITUTE and len(seats) < len(game.seats.all()):
         _open_seats(
@@ -508,7 +519,7 @@ def _apply_timeout_policy(
     return "aborted"
 
 
-def _stand_in(game: Game, numbers: list[int]) -> bool:
+def _stand_in(game: Game, numbers: list[int], reclaimable: bool = True) -> bool:
     """Computer players take over the late ``numbers``; False (nothing done) if
     that would leave no person playing: a game of computers alone would be
     played to its end before anyone could come back to it.
@@ -516,6 +527,8 @@ def _stand_in(game: Game, numbers: list[int]) -> bool:
     A late seat a computer holds already (its task was lost) keeps it. The
     clock restarts with the full time, and ``turn_started`` queues the
     computers' moves: their turn begins now, though the seats were to move before.
+    Unless ``reclaimable`` (a player removed by a moderator is not), the
+    computer remembers whom it stands in for, who may take the seat back.
     """
     seats = list(game.seats.select_related("user"))
     late = [seat for seat in seats if seat.number in numbers]
@@ -527,11 +540,11 @@ def _stand_in(game: Game, numbers: list[int]) -> bool:
             continue
         bot = bot_accounts.free_bot_user(bot_accounts.STAND_IN_STRENGTH, seated)
         seated.append(bot.pk)
-        seat.stood_in_for, seat.user = seat.user, bot
+        late_user, seat.user = seat.user, bot
+        seat.stood_in_for = late_user if reclaimable else None
         seat.save(update_fields=["user", "stood_in_for"])
-        signals.seat_stood_in.send(
-            sender=Game, game=game, number=seat.number, user=seat.stood_in_for
-        )
+        if reclaimable:
+            signals.seat_stood_in.send(sender=Game, game=game, number=seat.number, user=late_user)
     game.computer_played = True
     state = replay.current_state(game)
     _after_change(game, state, moved_on=True)
@@ -648,6 +661,7 @@ def remove_player(game_id: int, user) -> str:
             msg(N_("{player} was removed from the game and lost."), player=seat.number),
             msg(N_("The game was aborted: {players} was removed from it."), players=number),
             {"removed": number},
+            reclaimable=False,
         )
 
 

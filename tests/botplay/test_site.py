@@ -441,3 +441,65 @@ def test_the_people_alone_can_cancel_a_game_with_a_computer(hanna):
     assert cancel.vote(game.pk, otto, True) == "cancelled"
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
+
+
+def test_back_in_the_seat_the_player_sees_what_the_computer_did(
+    client, hanna, django_capture_on_commit_callbacks
+):
+    from games.pages import board_page
+
+    otto = UserFactory(username="otto")
+    game = play.create_game(
+        hanna,
+        registry.get("siam"),
+        title="Since",
+        players=2,
+        options={},
+        time_limit_days=3,
+        private=False,
+        timeout_policy=Game.TimeoutPolicy.STAND_IN,
+    )
+    play.join(game.pk, otto)
+    game.refresh_from_db()
+    late = game.seats.get(to_move=True).user
+    client.force_login(late)
+    client.get(game.get_absolute_url())  # the player looks at the game once, then vanishes
+    with (
+        time_machine.travel(game.deadline + timedelta(minutes=1), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        assert play.time_out(game.pk, game.deadline) == "stood_in"
+    game.refresh_from_db()
+    seat = game.seats.get(stood_in_for=late)
+    assert game.moves.filter(seat=seat.number).exists()  # the computer has moved
+    play.reclaim_seat(game.pk, late)
+    game.refresh_from_db()
+    page = board_page(game, late)
+    # The computer's moves count as new for the player: they did not see them.
+    assert page.since is not None and page.since.moves == 0
+    assert "Since you last looked" in client.get(game.get_absolute_url()).content.decode()
+
+
+def test_a_player_removed_by_a_moderator_cannot_take_the_seat_back(
+    hanna, django_capture_on_commit_callbacks
+):
+    otto, karl = UserFactory(username="otto"), UserFactory(username="karl")
+    game = play.create_game(
+        hanna,
+        registry.get("siam"),
+        title="Removed",
+        players=3,
+        options={},
+        time_limit_days=3,
+        private=True,
+        timeout_policy=Game.TimeoutPolicy.STAND_IN,
+    )
+    play.join(game.pk, otto)
+    play.join(game.pk, karl)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert play.remove_player(game.pk, otto) == "stood_in"
+    game.refresh_from_db()
+    assert game.seat_of(otto) is None and game.stood_in_seat(otto) is None
+    assert not game.visible_to(otto)
+    with pytest.raises(play.PlayError):
+        play.reclaim_seat(game.pk, otto)
