@@ -48,6 +48,11 @@ class BoardPage:
         return not (self.view.get("result") and self.game.kind_info.shows_result)
 
     @property
+    def computer_seats(self) -> set[int]:
+        """Seat numbers held by computer players (marked wherever names are listed)."""
+        return {seat.number for seat in self.seats if seat.user.is_bot}
+
+    @property
     def previous(self) -> int | None:
         return self.at - 1 if self.at > 0 else None
 
