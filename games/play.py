@@ -142,7 +142,8 @@ def join(game_id: int, user) -> Game:
             raise PlayError(_("This game is full."))
         Seat.objects.create(game=game, user=user)
         game.version += 1
-        game.save(update_fields=["version"])
+        game.computer_played = game.computer_played or user.is_bot
+        game.save(update_fields=["version", "computer_played"])
         if game.is_full():
             _start(game)
     return game

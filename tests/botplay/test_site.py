@@ -505,3 +505,31 @@ def test_a_player_removed_by_a_moderator_cannot_take_the_seat_back(
     assert not game.visible_to(otto)
     with pytest.raises(play.PlayError):
         play.reclaim_seat(game.pk, otto)
+
+
+def test_a_rematch_of_a_practice_game_needs_only_the_person(
+    hanna, django_capture_on_commit_callbacks
+):
+    from community import rematch
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play.create_game(
+            hanna,
+            registry.get("siam"),
+            title="Practice",
+            players=3,
+            options={},
+            time_limit_days=3,
+            private=False,
+            computer_players=["random", "greedy"],
+        )
+        play.resign(game.pk, hanna)
+        offer = rematch.answer(game.pk, hanna, True)
+    assert offer.new_game is not None
+    new = offer.new_game
+    new.refresh_from_db()
+    assert new.status == Game.Status.ACTIVE and new.computer_played
+    assert sorted(strength_of(s.user) for s in new.seats.filter(user__is_bot=True)) == [
+        "greedy",
+        "random",
+    ]
