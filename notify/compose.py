@@ -168,7 +168,7 @@ def _stood_in(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     game = _check_game(row)
     if game.status != Game.Status.ACTIVE or game.stood_in_seat(row.user) is None:
         raise Skip("seat taken back or game over")  # nothing left to tell
-    return {"game": game, "stand_in": game.stood_in_seat(row.user).user.name}
+    return {"game": game}
 
 
 _GAME_KINDS = {
