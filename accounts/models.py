@@ -86,6 +86,10 @@ class User(AbstractUser):
 
     @property
     def name(self) -> str:
+        if self.is_bot:
+            from botplay.accounts import display_name  # the bot's name in the reader's language
+
+            return display_name(self)
         return self.display_name or self.username
 
     def on_vacation(self) -> bool:

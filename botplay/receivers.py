@@ -2,18 +2,46 @@
 
 from __future__ import annotations
 
+import threading
+
 from django.db import transaction
 from django.dispatch import receiver
 
 from games import signals
 from games.models import Game
 
+_eager = threading.local()
+
 
 @receiver(signals.turn_started)
 def turn_started(sender, game: Game, seats, move_count: int, **kwargs) -> None:
-    from .tasks import play_turn
-
     for seat in seats:
         if seat.user.is_bot:
             game_id, number = game.pk, seat.number
-            transaction.on_commit(lambda g=game_id, n=number: play_turn.delay(g, n))
+            transaction.on_commit(lambda g=game_id, n=number: queue_turn(g, n))
+
+
+def queue_turn(game_id: int, number: int) -> None:
+    """Queue the task; run eagerly (tests, ``make run``), run one task after another.
+
+    An eager task runs inside the ``on_commit`` of the move that queued it: a
+    bot whose move gives the turn to another bot would start that bot's task
+    inside its own, and a long chain of computer turns would nest as deep as
+    it is long. Instead, a task queued while another runs in this thread waits
+    in a list that the outermost call works through, in order.
+    """
+    from .tasks import play_turn
+
+    if not play_turn.app.conf.task_always_eager:
+        play_turn.delay(game_id, number)
+        return
+    pending = getattr(_eager, "pending", None)
+    if pending is not None:
+        pending.append((game_id, number))
+        return
+    _eager.pending = [(game_id, number)]
+    try:
+        while _eager.pending:
+            play_turn.delay(*_eager.pending.pop(0))
+    finally:
+        _eager.pending = None

@@ -27,7 +27,8 @@ def vote(game_id: int, user, agree: bool) -> str:
             _touch(game)
             return "withdrawn"
         CancelVote.objects.get_or_create(game=game, user=user)
-        players = set(game.seats.values_list("user_id", flat=True))
+        # Computer players never vote: they agree to whatever the people agree on.
+        players = set(game.seats.filter(user__is_bot=False).values_list("user_id", flat=True))
         agreed = set(game.cancel_votes.values_list("user_id", flat=True))
         if players <= agreed:
             play.abort(game.pk, msg(N_("All players agreed to cancel the game.")))

@@ -61,7 +61,8 @@ def _check_players(game: Game) -> None:
 
 
 def _everyone_accepted(game: Game, rematch: Rematch) -> bool:
-    players = set(game.seats.values_list("user_id", flat=True))
+    # Computer players never answer: they play again whenever the people do.
+    players = set(game.seats.filter(user__is_bot=False).values_list("user_id", flat=True))
     accepted = set(rematch.answers.filter(accepted=True).values_list("user_id", flat=True))
     return players <= accepted
 

@@ -28,8 +28,11 @@ def score(game: Game) -> bool:
     if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED) or not game.was_played:
         return False
     # A game against a computer player is practice: it counts for nobody's rating.
+    # So is one where a computer stood in for a while, even if its player came back.
     rated = (
-        game.status == Game.Status.FINISHED and not game.seats.filter(user__is_bot=True).exists()
+        game.status == Game.Status.FINISHED
+        and not game.computer_played
+        and not game.seats.filter(user__is_bot=True).exists()
     )
     try:
         with transaction.atomic():

@@ -37,6 +37,15 @@ def _team_note(engine, players: int) -> str:
     return note
 
 
+# What fills each seat besides the creator's: a person who joins, or a computer player.
+COMPUTER_CHOICES = [
+    ("", _("a person who joins")),
+    ("random", _("a computer player: easy")),
+    ("greedy", _("a computer player: medium")),
+    ("strong", _("a computer player: hard")),
+]
+
+
 class NewGameForm(forms.Form):
     """The fields every game has, plus one field per option of the engine's schema."""
 
@@ -79,6 +88,25 @@ class NewGameForm(forms.Form):
             (d, days_label(d)) for d in settings.GAME_TIME_LIMIT_DAYS
         ]
         self.fields["title"].initial = gettext(engine.name)
+        # Seat 1 is the creator's; seats past the chosen number of players are ignored.
+        self.computer_names = []
+        for number in range(2, engine.max_players + 1):
+            name = f"computer_{number}"
+            self.fields[name] = forms.ChoiceField(
+                label=_("Seat %(n)d") % {"n": number},
+                choices=COMPUTER_CHOICES,
+                required=False,
+                help_text=(
+                    _(
+                        "Fill empty seats with computer players for a practice game: it starts"
+                        " at once when every seat is filled, and it is not rated."
+                    )
+                    if number == 2
+                    else (_("Used only with at least %(n)d players.") % {"n": number})
+                ),
+            )
+            self.computer_names.append(name)
+        self.order_fields(["title", "players", *self.computer_names])
         self.option_names = []
         for spec in engine.options_schema():
             name = f"option_{spec['name']}"
@@ -98,6 +126,12 @@ class NewGameForm(forms.Form):
 
     def clean_timeout_policy(self):
         return self.cleaned_data["timeout_policy"] or Game.TimeoutPolicy.LOSE
+
+    def computer_players(self) -> list[str]:
+        """The strengths of the computer players asked for, in the seats the game has."""
+        players = self.cleaned_data["players"]
+        chosen = [self.cleaned_data.get(name) for name in self.computer_names[: players - 1]]
+        return [strength for strength in chosen if strength]
 
     def options(self) -> dict:
         return {name: self.cleaned_data[f"option_{name}"] for name in self.option_names}

@@ -35,6 +35,8 @@ class Game(models.Model):
         ABORT = "abort", _("the game is aborted")
         # The late seats are emptied and wait, clock stopped, for another player.
         SUBSTITUTE = "substitute", _("the seat opens to a substitute")
+        # A computer player takes the late seats and plays on; the player can reclaim theirs.
+        STAND_IN = "stand_in", _("a computer player takes over (the player can reclaim the seat)")
 
     kind = models.CharField(max_length=20)
     title = models.CharField(_("title"), max_length=80)
@@ -69,6 +71,9 @@ class Game(models.Model):
     undo_count = models.PositiveIntegerField(default=0)
     chat_count = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
+    # A computer player held a seat at some time (practice, or standing in for
+    # a late player): the game is rated for nobody, even once people hold every seat.
+    computer_played = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -128,7 +133,13 @@ class Game(models.Model):
         """Private games are for their players (and moderators) only."""
         if not self.private or user.is_staff:
             return True
-        return self.seat_of(user) is not None
+        return self.seat_of(user) is not None or self.stood_in_seat(user) is not None
+
+    def stood_in_seat(self, user) -> "Seat | None":
+        """The seat a computer player holds for ``user`` (they timed out), if any."""
+        if not user.is_authenticated:
+            return None
+        return self.seats.filter(stood_in_for=user).first()
 
     @property
     def was_played(self) -> bool:
@@ -176,6 +187,14 @@ class Seat(models.Model):
     to_move = models.BooleanField(default=False)
     to_move_since = models.DateTimeField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
+    # The player a computer player stands in for (policy STAND_IN): they may take the seat back.
+    stood_in_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="stood_in_seats",
+    )
     # When the player last had the game page open (updated at most once a
     # minute): nobody is mailed about a game they are looking at.
     last_seen = models.DateTimeField(null=True, blank=True)

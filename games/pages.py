@@ -31,6 +31,7 @@ class BoardPage:
     result: dict | None = None
     since: Since | None = None  # what changed since the viewer last looked
     token: str = ""  # what the viewer saw; forms send it back to detect stale clicks
+    stood_in: bool = False  # a computer player holds the viewer's seat: they may take it back
     # New on every render: a retried click (cut connection) sends the same id again.
     request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
 
@@ -57,6 +58,11 @@ class BoardPage:
         return not (self.view.get("result") and self.game.kind_info.shows_result)
 
     @property
+    def computer_seats(self) -> set[int]:
+        """Seat numbers held by computer players (marked wherever names are listed)."""
+        return {seat.number for seat in self.seats if seat.user.is_bot}
+
+    @property
     def previous(self) -> int | None:
         return self.at - 1 if self.at > 0 else None
 
@@ -80,7 +86,7 @@ def view_token(view: dict[str, Any]) -> str:
 def board_page(
     game: Game, user, at: int | None = None, error: str = "", notice: str = ""
 ) -> BoardPage:
-    seats = list(game.seats.select_related("user").order_by("number"))
+    seats = list(game.seats.select_related("user", "stood_in_for").order_by("number"))
     seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     viewer = seat.number if seat is not None else None
     engine = game.engine
@@ -119,6 +125,11 @@ def board_page(
         notice=notice,
         result=game.result if game.status in (Game.Status.FINISHED, Game.Status.ABORTED) else None,
         token=token,
+        stood_in=bool(
+            user.is_authenticated
+            and game.status == Game.Status.ACTIVE
+            and any(s.stood_in_for_id == user.pk for s in seats)
+        ),
     )
 
 

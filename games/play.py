@@ -17,6 +17,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import bots
+from botplay import accounts as bot_accounts
 from enginekit import N_, IllegalAction, msg
 
 from . import replay, signals, since, text
@@ -89,11 +91,19 @@ def create_game(
     private,
     timeout_policy: str = Game.TimeoutPolicy.LOSE,
     vacation_allowed: bool = True,
+    computer_players: list[str] | tuple[str, ...] = (),
 ) -> Game:
+    """A new game with ``user`` in the first seat and a computer player of each
+    strength in ``computer_players`` in the next ones; it starts at once if
+    that fills every seat."""
     _refuse_blocked(user)
     engine = kind.engine
     if timeout_policy not in Game.TimeoutPolicy.values:
         raise PlayError(_("Unknown timeout policy."))
+    if any(strength not in bots.STRENGTHS for strength in computer_players):
+        raise PlayError(_("Unknown strength of a computer player."))
+    if len(computer_players) >= players:
+        raise PlayError(_("At least one seat must be yours."))
     options = engine.validate_options(players, options)
     with transaction.atomic():
         game = Game.objects.create(
@@ -107,8 +117,16 @@ def create_game(
             private=private,
             timeout_policy=timeout_policy,
             vacation_allowed=vacation_allowed,
+            computer_played=bool(computer_players),
         )
         Seat.objects.create(game=game, user=user)
+        seated = [user.pk]
+        for strength in computer_players:
+            bot = bot_accounts.free_bot_user(strength, seated)
+            Seat.objects.create(game=game, user=bot)
+            seated.append(bot.pk)
+        if game.is_full():
+            _start(game)
     return game
 
 
@@ -124,7 +142,8 @@ def join(game_id: int, user) -> Game:
             raise PlayError(_("This game is full."))
         Seat.objects.create(game=game, user=user)
         game.version += 1
-        game.save(update_fields=["version"])
+        game.computer_played = game.computer_played or user.is_bot
+        game.save(update_fields=["version", "computer_played"])
         if game.is_full():
             _start(game)
     return game
@@ -287,7 +306,11 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
         state, number = _play_forced_moves(game, state, number)
         game.version += 1
         _after_change(game, state, moved_on=number > own)
-        since.mark_seen(game, seat.pk)  # acting is taking in the position
+        if not user.is_bot:
+            # Acting is taking in the position. A computer standing in does not
+            # take it in for the player: on their return, "since you last
+            # looked" shows them what it did.
+            since.mark_seen(game, seat.pk)
         count = game.move_count
         transaction.on_commit(lambda: replay.store(game, number, count, state))
     return game
@@ -431,9 +454,11 @@ def time_out(game_id: int, expected_deadline) -> str | None:
     the clock stopped for someone to take them over (``take_seat``); only if
     that would empty every seat is the game aborted.
 
+    Policy "stand-in": computer players take the late seats and play on.
+
     Either way the game ends through ``_finish``, so ``game_finished`` tells
-    everyone, with the reason in the result. Returns "lost", "aborted", "opened"
-    or None.
+    everyone, with the reason in the result. Returns "lost", "aborted",
+    "opened", "stood_in" or None.
     """
     with transaction.atomic():
         game = _locked(game_id)
@@ -454,17 +479,29 @@ def time_out(game_id: int, expected_deadline) -> str | None:
 
 
 def _apply_timeout_policy(
-    game: Game, seats: list[int], lost: dict, aborted: dict, details: dict
+    game: Game,
+    seats: list[int],
+    lost: dict,
+    aborted: dict,
+    details: dict,
+    reclaimable: bool = True,
 ) -> str:
     """End a locked, running game as its timeout policy says for ``seats``.
 
+    Policy "a computer player takes over": computer players take the seats
+    and play on, the clock restarts (``_stand_in``); if no person would be
+    left playing, the game is aborted instead.
     Policy "the seat opens to a substitute": the seats are emptied and the
     clock stops until someone takes them over. Policy "the late player
     loses": ``seats`` and their teams lose (reason ``lost``), unless that
     leaves no winner. Otherwise (policy "the game is aborted", or nobody left
     to win or to play on) the game is aborted (reason ``aborted``).
+
+    ``reclaimable``: whether the players may take back a seat a computer took.
     """
     game.version += 1
+    if game.timeout_policy == Game.TimeoutPolicy.STAND_IN and _stand_in(game, seats, reclaimable):
+        return "stood_in"
     if game.timeout_policy == Game.TimeoutPolicy.SUBSTITUTE and len(seats) < len(game.seats.all()):
         _open_seats(
             game, [seat for seat in game.seats.select_related("user") if seat.number in seats]
@@ -481,6 +518,61 @@ def _apply_timeout_policy(
         Game.Status.ABORTED,
     )
     return "aborted"
+
+
+def _stand_in(game: Game, numbers: list[int], reclaimable: bool = True) -> bool:
+    """Computer players take over the late ``numbers``; False (nothing done) if
+    that would leave no person playing: a game of computers alone would be
+    played to its end before anyone could come back to it.
+
+    A late seat a computer holds already (its task was lost) keeps it. The
+    clock restarts with the full time, and ``turn_started`` queues the
+    computers' moves: their turn begins now, though the seats were to move before.
+    Unless ``reclaimable`` (a player removed by a moderator is not), the
+    computer remembers whom it stands in for, who may take the seat back.
+    """
+    seats = list(game.seats.select_related("user"))
+    late = [seat for seat in seats if seat.number in numbers]
+    if all(seat.user.is_bot or seat.number in numbers for seat in seats):
+        return False
+    seated = [seat.user_id for seat in seats]
+    for seat in late:
+        if seat.user.is_bot:
+            continue
+        bot = bot_accounts.free_bot_user(bot_accounts.STAND_IN_STRENGTH, seated)
+        seated.append(bot.pk)
+        late_user, seat.user = seat.user, bot
+        seat.stood_in_for = late_user if reclaimable else None
+        seat.save(update_fields=["user", "stood_in_for"])
+        if reclaimable:
+            signals.seat_stood_in.send(sender=Game, game=game, number=seat.number, user=late_user)
+    game.computer_played = True
+    state = replay.current_state(game)
+    _after_change(game, state, moved_on=True)
+    movers = [seat for seat in late if seat.number in game.engine.active_seats(state)]
+    signals.turn_started.send(sender=Game, game=game, seats=movers, move_count=game.move_count)
+    return True
+
+
+def reclaim_seat(game_id: int, user) -> Game:
+    """``user`` takes back the seat a computer player took over when they timed out.
+
+    The computer's queued or running move is then refused (its task acts as
+    the seat's user, which it no longer is); the clock runs on as it was.
+    """
+    _refuse_blocked(user)
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.ACTIVE:
+            raise PlayError(_("This game is not running."), 409)
+        seat = game.stood_in_seat(user)
+        if seat is None:
+            raise PlayError(_("No computer player holds a seat of yours in this game."), 409)
+        seat.user, seat.stood_in_for = user, None
+        seat.save(update_fields=["user", "stood_in_for"])
+        game.version += 1
+        game.save(update_fields=["version"])
+    return game
 
 
 def _open_seats(game: Game, late: list[Seat]) -> None:
@@ -570,6 +662,7 @@ def remove_player(game_id: int, user) -> str:
             msg(N_("{player} was removed from the game and lost."), player=seat.number),
             msg(N_("The game was aborted: {players} was removed from it."), players=number),
             {"removed": number},
+            reclaimable=False,
         )
 
 

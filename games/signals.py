@@ -20,3 +20,7 @@ game_finished = Signal()
 # A late player's seat was emptied for a substitute (timeout policy "substitute").
 # kwargs: game, number (the seat), user (the player who left it).
 seat_opened = Signal()
+
+# A computer player took over a late player's seat (timeout policy "stand-in").
+# kwargs: game, number (the seat), user (the player it stands in for).
+seat_stood_in = Signal()

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
@@ -46,6 +47,7 @@ def new_game(request, kind):
             private=data["private"],
             timeout_policy=data["timeout_policy"],
             vacation_allowed=data["vacation_allowed"],
+            computer_players=form.computer_players(),
         )
         return redirect(game)
     return render(request, "lobby/new_game.html", {"form": form, "kind": game_kind})
@@ -54,7 +56,9 @@ def new_game(request, kind):
 @login_required
 def my_games(request):
     over = [Game.Status.FINISHED, Game.Status.ABORTED]
-    mine = Seat.objects.filter(user=request.user).select_related("game")
+    # A seat a computer player holds for them (they timed out) is still theirs to take back.
+    mine = Seat.objects.filter(Q(user=request.user) | Q(stood_in_for=request.user))
+    mine = mine.select_related("game")
     mine = mine.prefetch_related("game__seats__user")
     seats = mine.exclude(game__status__in=over).order_by(
         "-to_move", "to_move_since", "-game__created_at"
@@ -478,6 +482,11 @@ def take_seat(request, game_id, data):
     if game.private and Game.from_invite_token(data.get("token")) != game:
         raise play.PlayError(_("This private game needs an invite link."), 403)
     play.take_seat(game_id, request.user)
+
+
+@_guarded
+def reclaim_seat(request, game_id, data):
+    play.reclaim_seat(game_id, request.user)
 
 
 def invite(request, token):

@@ -162,12 +162,22 @@ def _game_finished(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     }
 
 
+def _stood_in(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    if not row.user.notify_game_end:
+        raise Skip("game e-mails off")
+    game = _check_game(row)
+    if game.status != Game.Status.ACTIVE or game.stood_in_seat(row.user) is None:
+        raise Skip("seat taken back or game over")  # nothing left to tell
+    return {"game": game}
+
+
 _GAME_KINDS = {
     Notification.Kind.TURN: _turn,
     Notification.Kind.REMINDER: _reminder,
     Notification.Kind.LAST_WARNING: _last_warning,
     Notification.Kind.GAME_STARTED: _game_started,
     Notification.Kind.GAME_FINISHED: _game_finished,
+    Notification.Kind.STOOD_IN: _stood_in,
 }
 
 

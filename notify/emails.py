@@ -23,6 +23,7 @@ UNSUBSCRIBE = {
     "last_warning": ("notify_last_warning", False),
     "game_started": ("notify_game_end", False),
     "game_finished": ("notify_game_end", False),
+    "stood_in": ("notify_game_end", False),
 }
 
 

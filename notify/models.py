@@ -15,6 +15,7 @@ class Notification(models.Model):
         LAST_WARNING = "last_warning", _("last warning")
         GAME_STARTED = "game_started", _("game started")
         GAME_FINISHED = "game_finished", _("game finished")
+        STOOD_IN = "stood_in", _("a computer player took your seat")
         RAW = "raw", _("account e-mail")
 
     user = models.ForeignKey(

@@ -63,6 +63,23 @@ def game_finished(sender, game: Game, **kwargs) -> None:
     _to_all(game, Notification.Kind.GAME_FINISHED, "finished")
 
 
+@receiver(signals.seat_stood_in)
+def seat_stood_in(sender, game: Game, number: int, user, **kwargs) -> None:
+    # Governed by the game e-mails setting: like a start or an end, it is news about a game.
+    if not _wants_mail(user) or not user.notify_game_end:
+        return
+    outbox.queue(
+        kind=Notification.Kind.STOOD_IN,
+        address=user.email,
+        user=user,
+        game=game,
+        seat=number,
+        move_count=game.move_count,
+        due_at=schedule.send_time(user),
+        dedupe_key=f"stood_in:{game.pk}:{user.pk}:{game.version}",
+    )
+
+
 def _to_all(game: Game, kind: str, key: str) -> None:
     for seat in game.seats.select_related("user"):
         user = seat.user
