@@ -4,10 +4,18 @@ One tree for the deciding seat's information set. Every playout samples a
 fresh position with the engine's ``determinize`` (the other seats' secrets
 redrawn), walks the tree choosing among the actions legal in that sample
 (UCB1, each child's count of how often it was available standing in for the
-parent's visits), adds one node, plays on at random for a bounded number of
-actions, and scores the end with the result or the title's heuristic.
-Rewards are per seat, and each node is judged by the seat that chose it, so
-the same search serves two to four players.
+parent's visits), adds one node, plays on at random for a few actions (by
+kind, see :func:`bots.play.pick_random`), and scores the end with the result
+or the title's heuristic. Rewards are per seat, and each node is judged by
+the seat that chose it, so the same search serves two to four players.
+
+Large action sets (Tal offers some ninety moves a step) would spread a small
+budget so thin that no action is tried twice, so a node only considers as
+many of its actions as its visits warrant (progressive widening). At the
+root the actions come in the order of their one-step score (what the greedy
+bot would play first), and each root child starts with that score as one
+visit, so a small budget refines the greedy choice instead of replacing it
+with noise; deeper down they come in random order.
 """
 
 from __future__ import annotations
@@ -19,12 +27,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .play import Budget, Game
 
-EXPLORATION = 0.7
-ROLLOUT_ACTIONS = 40  # then the heuristic judges: full playouts of Tal cost too much
+EXPLORATION = 0.5
+ROLLOUT_ACTIONS = 0  # random actions after the tree before the heuristic judges
+# Progressive widening: a node with n visits considers WIDEN_BASE + sqrt(n) actions.
+WIDEN_BASE = 3
+# Root actions scored one step ahead for the order (beyond: a sample, then the rest at random).
+PRIOR_WIDTH = 60
 
 
 class Node:
-    __slots__ = ("action", "seat", "children", "visits", "available", "reward")
+    __slots__ = ("action", "seat", "children", "visits", "available", "reward", "order")
 
     def __init__(self, action: dict[str, Any] | None = None, seat: int | None = None) -> None:
         self.action = action
@@ -33,22 +45,51 @@ class Node:
         self.visits = 0
         self.available = 0
         self.reward = 0.0
+        # Root only: action keys in the order to try them.
+        self.order: dict[tuple, int] | None = None
 
     def ucb(self) -> float:
         mean = self.reward / self.visits
-        return mean + EXPLORATION * math.sqrt(math.log(self.available) / self.visits)
+        return mean + EXPLORATION * math.sqrt(math.log(max(self.available, 1)) / self.visits)
 
 
 def _key(seat: int, action: dict[str, Any]) -> tuple:
     return (seat, *sorted(action.items()))
 
 
+def _widening(node: Node) -> int:
+    return WIDEN_BASE + int(math.sqrt(node.visits))
+
+
+def _prime_root(game: Game, state: Any, root: Node, rng: random.Random) -> None:
+    """Score the seat's actions one step ahead: their order, and one visit each worth that score."""
+    engine = game.engine
+    sample = game.sample(state, rng)
+    actions = engine.legal_actions(sample, game.seat)
+    scored = actions if len(actions) <= PRIOR_WIDTH else rng.sample(actions, PRIOR_WIDTH)
+    values = []
+    for action in scored:
+        position = engine.apply(sample, game.seat, action)
+        values.append((game.values(position)[game.seat], rng.random(), action))
+    values.sort(key=lambda v: (-v[0], v[1]))
+    order: dict[tuple, int] = {}
+    for value, _, action in values:
+        key = _key(game.seat, action)
+        order[key] = len(order)
+        child = Node(action, game.seat)
+        child.visits, child.reward = 1, value
+        root.children[key] = child
+    root.visits = len(values)
+    root.order = order
+
+
 def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[str, Any]:
-    from .play import now
+    from .play import now, pick_random
 
     engine = game.engine
-    root = Node()
     deadline = None if budget.seconds is None else now() + budget.seconds
+    root = Node()
+    _prime_root(game, state, root, rng)
     playouts = 0
     while (budget.playouts is None or playouts < budget.playouts) and (
         deadline is None or now() < deadline
@@ -57,7 +98,6 @@ def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[s
         position = game.sample(state, rng)
         node = root
         path = [root]
-        seat = game.seat
         # Selection and expansion.
         while True:
             if engine.result(position) is not None:
@@ -74,10 +114,13 @@ def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[s
                     untried.append(action)
                 else:
                     present.append(child)
+            if present:
+                # Widening: only the first children made count while visits are few.
+                present = present if len(present) <= _widening(node) else _first(node, present)
             for child in present:
                 child.available += 1
-            if untried:
-                action = rng.choice(untried)
+            if untried and len(present) < _widening(node):
+                action = _next_untried(node, seat, untried, rng)
                 child = Node(action, seat)
                 child.available = 1
                 node.children[_key(seat, action)] = child
@@ -95,12 +138,33 @@ def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[s
             if seat is None:
                 break
             position = engine.apply(
-                position, seat, rng.choice(engine.legal_actions(position, seat))
+                position, seat, pick_random(engine.legal_actions(position, seat), rng)
             )
         values = game.values(position)
         for visited in path:
             visited.visits += 1
             if visited.seat is not None:
                 visited.reward += values[visited.seat]
-    mine = [child for child in root.children.values() if child.seat == game.seat]
-    return max(mine, key=lambda child: (child.visits, child.reward)).action
+    legal = engine.legal_actions(state, game.seat)
+    mine = [c for c in root.children.values() if c.seat == game.seat and c.action in legal]
+    return max(mine, key=lambda child: (child.visits, child.reward / child.visits)).action
+
+
+def _first(node: Node, present: list[Node]) -> list[Node]:
+    """The children to consider under widening: the best-ranked at the root, else the oldest."""
+    keep = _widening(node)
+    if node.order is not None:
+        order = node.order
+        return sorted(present, key=lambda c: order.get(_key(c.seat, c.action), len(order)))[:keep]
+    return present[:keep]
+
+
+def _next_untried(
+    node: Node, seat: int, untried: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
+    if node.order is not None:
+        order = node.order
+        ranked = [a for a in untried if _key(seat, a) in order]
+        if ranked:
+            return min(ranked, key=lambda a: order[_key(seat, a)])
+    return rng.choice(untried)
