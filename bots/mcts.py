@@ -36,7 +36,7 @@ PRIOR_WIDTH = 60
 
 
 class Node:
-    __slots__ = ("action", "seat", "children", "visits", "available", "reward", "order")
+    __slots__ = ("action", "seat", "children", "visits", "available", "reward", "ranked")
 
     def __init__(self, action: dict[str, Any] | None = None, seat: int | None = None) -> None:
         self.action = action
@@ -45,8 +45,8 @@ class Node:
         self.visits = 0
         self.available = 0
         self.reward = 0.0
-        # Root only: action keys in the order to try them.
-        self.order: dict[tuple, int] | None = None
+        # Root only: its children, the best one-step score first.
+        self.ranked: list[Node] = []
 
     def ucb(self) -> float:
         mean = self.reward / self.visits
@@ -54,7 +54,8 @@ class Node:
 
 
 def _key(seat: int, action: dict[str, Any]) -> tuple:
-    return (seat, *sorted(action.items()))
+    # An engine builds each kind of action with its keys in one order, so no sorting.
+    return (seat, *action.items())
 
 
 def _widening(node: Node) -> int:
@@ -72,15 +73,12 @@ def _prime_root(game: Game, state: Any, root: Node, rng: random.Random) -> None:
         position = engine.apply(sample, game.seat, action)
         values.append((game.values(position)[game.seat], rng.random(), action))
     values.sort(key=lambda v: (-v[0], v[1]))
-    order: dict[tuple, int] = {}
     for value, _, action in values:
-        key = _key(game.seat, action)
-        order[key] = len(order)
         child = Node(action, game.seat)
         child.visits, child.reward = 1, value
-        root.children[key] = child
+        root.children[_key(game.seat, action)] = child
+        root.ranked.append(child)
     root.visits = len(values)
-    root.order = order
 
 
 def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[str, Any]:
@@ -105,22 +103,26 @@ def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[s
             seat = game.to_move(position)
             if seat is None:
                 break
-            legal = engine.legal_actions(position, seat)
+            width = _widening(node)
             untried = []
             present = []
-            for action in legal:
-                child = node.children.get(_key(seat, action))
-                if child is None:
-                    untried.append(action)
-                else:
-                    present.append(child)
-            if present:
-                # Widening: only the first children made count while visits are few.
-                present = present if len(present) <= _widening(node) else _first(node, present)
+            if node is root:
+                # The seat's own choices are the same in every sample (its view lists
+                # them): the ranked children made by _prime_root, the best first.
+                present = root.ranked[:width]
+            else:
+                for action in engine.legal_actions(position, seat):
+                    child = node.children.get(_key(seat, action))
+                    if child is None:
+                        untried.append(action)
+                    else:
+                        present.append(child)
+            # Widening below the root: only the first children made while visits are few.
+            present = present[:width]
             for child in present:
                 child.available += 1
-            if untried and len(present) < _widening(node):
-                action = _next_untried(node, seat, untried, rng)
+            if untried and len(present) < width:
+                action = rng.choice(untried)
                 child = Node(action, seat)
                 child.available = 1
                 node.children[_key(seat, action)] = child
@@ -148,23 +150,3 @@ def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[s
     legal = engine.legal_actions(state, game.seat)
     mine = [c for c in root.children.values() if c.seat == game.seat and c.action in legal]
     return max(mine, key=lambda child: (child.visits, child.reward / child.visits)).action
-
-
-def _first(node: Node, present: list[Node]) -> list[Node]:
-    """The children to consider under widening: the best-ranked at the root, else the oldest."""
-    keep = _widening(node)
-    if node.order is not None:
-        order = node.order
-        return sorted(present, key=lambda c: order.get(_key(c.seat, c.action), len(order)))[:keep]
-    return present[:keep]
-
-
-def _next_untried(
-    node: Node, seat: int, untried: list[dict[str, Any]], rng: random.Random
-) -> dict[str, Any]:
-    if node.order is not None:
-        order = node.order
-        ranked = [a for a in untried if _key(seat, a) in order]
-        if ranked:
-            return min(ranked, key=lambda a: order[_key(seat, a)])
-    return rng.choice(untried)
