@@ -25,10 +25,12 @@ class Budget:
     """How long the strong bot may think: stop at whichever limit comes first.
 
     ``seconds`` None means no clock (then the decision depends only on the
-    view and the salt: what tests and replays of a bot's game need).
+    view and the salt: what tests, replays and the benchmark's win rates
+    need). The default keeps a decision within a second on a small server;
+    King of Siam mostly reaches the playouts first, Tal der Könige the clock.
     """
 
-    seconds: float | None = 2.0
+    seconds: float | None = 1.0
     playouts: int | None = 200
 
 
