@@ -22,7 +22,7 @@ INVADER = 3  # King of Siam: the controller value of the invaders (British / Ita
 # King of Siam: how sure a projected takeover is, by the leader's margin in the province.
 SIAM_MARGIN_WEIGHT = (0.0, 0.55, 0.8, 0.95)
 SIAM_RULE_SHARPNESS = 1.6  # how fast the chance to rule follows the projected provinces
-SIAM_CARD_WORTH = 1.5  # an action card in hand, in followers of the ruling faction
+SIAM_CARD_WORTH = 1.0  # an action card in hand, in followers of the ruling faction
 SIAM_SCALE = 1.2  # followers of difference that make a sure win look likely
 
 

@@ -63,14 +63,19 @@ def _widening(node: Node) -> int:
 
 
 def _prime_root(game: Game, state: Any, root: Node, rng: random.Random) -> None:
-    """Score the seat's actions one step ahead: their order, and one visit each worth that score."""
+    """Score the seat's actions as the greedy bot does: their order, and one visit each."""
+    from .play import FINISH_TURN_LIMIT
+
     engine = game.engine
     sample = game.sample(state, rng)
     actions = engine.legal_actions(sample, game.seat)
     scored = actions if len(actions) <= PRIOR_WIDTH else rng.sample(actions, PRIOR_WIDTH)
+    finish = len(actions) <= FINISH_TURN_LIMIT  # as the greedy bot judges them
     values = []
     for action in scored:
         position = engine.apply(sample, game.seat, action)
+        if finish:
+            position = game.finish_turn(position, rng)
         values.append((game.values(position)[game.seat], rng.random(), action))
     values.sort(key=lambda v: (-v[0], v[1]))
     for value, _, action in values:
