@@ -238,3 +238,13 @@ def test_greedy_finishes_the_turn_before_judging_a_card():
     finished = game.finish_turn(played, random.Random(0))
     assert finished.pending is None and finished.turn != start.turn
     assert sum(finished.followers[start.turn]) == sum(start.followers[start.turn]) + 1
+
+
+def test_greedy_beats_random_at_king_of_siam():
+    # Reproducible games with fixed seeds; the benchmark (bench/bots.py) measures the rate.
+    wins = 0
+    for game in range(8):
+        strengths = ["greedy", "random"] if game % 2 == 0 else ["random", "greedy"]
+        played = play_game(SIAM, strengths, 300 + game)
+        wins += played.result["winners"] == [strengths.index("greedy")]
+    assert wins >= 6
