@@ -6,7 +6,7 @@ redrawn), walks the tree choosing among the actions legal in that sample
 (UCB1, each child's count of how often it was available standing in for the
 parent's visits), adds one node, plays on at random for ``ROLLOUT_ACTIONS``
 actions (by kind, see :func:`bots.play.pick_random`; none by default: random
-steps cost as much as tree steps and only blurred the score in King of Siam)
+steps cost as much as tree steps and won no more games in King of Siam)
 and scores the end with the result or the title's heuristic. Rewards are per
 seat, and each node is judged by the seat that chose it, so the same search
 serves two to four players.
