@@ -63,5 +63,6 @@ bench: $(STAMP)
 	$(PY) bench/tal_playouts.py
 	$(PY) bench/site_moves.py
 	$(PY) bench/sweep_deadlines.py
-	$(PY) bench/bots.py --games 20 --budget 0.2
+	$(PY) bench/bots.py --games siam=200,tal=10 --playouts siam=100,tal=20 --positions 20
+	$(PY) bench/cold_positions.py
 	$(PY) bench/site_load.py --quick

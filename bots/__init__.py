@@ -11,11 +11,13 @@ whatever the other seats hold.
 Strengths (``STRENGTHS``):
 
 - ``random``: any legal action;
-- ``greedy``: one ply: each legal action applied to a sampled position, the
-  outcome scored with the engine's result or a heuristic per title
-  (:mod:`bots.heuristics`);
+- ``greedy``: one ply, where a ply is the seat's turn: each legal action
+  applied to a sampled position, the rest of the turn played greedily step by
+  step (when there are few actions), the outcome scored with the engine's
+  result or a heuristic per title (:mod:`bots.heuristics`);
 - ``strong``: information-set Monte-Carlo tree search (:mod:`bots.mcts`) over
-  positions sampled afresh for every playout, within a time or playout budget.
+  positions sampled afresh for every playout, starting from the greedy
+  scores, within a playout budget and a clock (:class:`Budget`).
 """
 
 from __future__ import annotations

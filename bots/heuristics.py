@@ -1,7 +1,13 @@
-"""How good a position looks for each seat, from a seat's view, for each title.
+"""How good a position looks for each seat, for each title.
 
 Values lie between 0 (lost) and 1 (won), like the outcome of a finished game
 (:func:`outcome`), so the search can mix finished playouts and scored ones.
+
+A heuristic reads the engine's state object directly, not its view: the
+search scores tens of thousands of positions a decision and building a view
+costs as much as a move. It is only ever given positions the bot sampled with
+``determinize`` (every secret of the other seats redrawn), so reading the
+state tells it nothing the seat may not know. It reads public fields only.
 """
 
 from __future__ import annotations
@@ -11,6 +17,13 @@ from collections.abc import Callable
 from typing import Any
 
 INVADER_LIMIT = 4  # King of Siam: the invaders end the game with 4 provinces
+INVADER = 3  # King of Siam: the controller value of the invaders (British / Italians)
+
+# King of Siam: how sure a projected takeover is, by the leader's margin in the province.
+SIAM_MARGIN_WEIGHT = (0.0, 0.55, 0.8, 0.95)
+SIAM_RULE_SHARPNESS = 1.6  # how fast the chance to rule follows the projected provinces
+SIAM_CARD_WORTH = 1.0  # an action card in hand, in followers of the ruling faction
+SIAM_SCALE = 1.2  # followers of difference that make a sure win look likely
 
 
 def outcome(result: dict[str, Any], players: int) -> list[float]:
@@ -22,77 +35,160 @@ def outcome(result: dict[str, Any], players: int) -> list[float]:
 
 
 def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
-def siam(view: dict[str, Any], players: int) -> list[float]:
-    """Who would win if everybody passed now, softened by the followers of the likely rulers.
-
-    Every open province goes to its majority (or the invaders), as in the
-    rules' end of the game; the seat with the most followers of the faction
-    that would rule (or the most complete sets, in the invaders' ending) wins.
-    """
-    factions = [f["id"] for f in view["factions"]]
-    invader = view["invader"]["id"]
-    held = [seat["followers"] for seat in view["seats"]]
-    takeovers = [t["controller"] for t in view["takeovers"]]
-    open_provinces = sorted(
-        (p for p in view["provinces"] if not p["resolved"]), key=lambda p: p["track_position"]
-    )
-    for province in open_provinces:
-        if takeovers.count(invader) >= INVADER_LIMIT:
-            break
-        counts = province["followers"]
-        top = max(counts.values(), default=0)
-        leaders = [f for f in factions if counts.get(f, 0) == top]
-        takeovers.append(leaders[0] if top > 0 and len(leaders) == 1 else invader)
-    if takeovers.count(invader) >= INVADER_LIMIT:
-        strength = [min(h.get(f, 0) for f in factions) for h in held]
-    else:
-        last = {
-            f: max((i for i, c in enumerate(takeovers) if c == f), default=-1) for f in factions
-        }
-        ruling = max(factions, key=lambda f: (takeovers.count(f), last[f]))
-        second = max(
-            (f for f in factions if f != ruling), key=lambda f: (takeovers.count(f), last[f])
-        )
-        strength = [h.get(ruling, 0) + h.get(second, 0) / 10 for h in held]
-    # Partners (4 players) win together: a seat's side is its team.
+def _sides(players: int, teams: list[list[int]]) -> dict[int, list[int]]:
     side = {seat: [seat] for seat in range(players)}
-    for team in view.get("teams") or []:
+    for team in teams:
         for seat in team:
             side[seat] = team
-    best = [max(strength[m] for m in side[s]) for s in range(players)]
+    return side
+
+
+def _against_best_rival(worth: list[float], players: int, scale: float, teams=()) -> list[float]:
+    """Each seat's (or side's) lead over its best rival, squashed into 0..1."""
+    side = _sides(players, list(teams))
+    best = [max(worth[m] for m in side[s]) for s in range(players)]
     return [
-        _sigmoid(2.0 * (best[s] - max(best[o] for o in range(players) if o not in side[s])))
+        _sigmoid(scale * (best[s] - max(best[o] for o in range(players) if o not in side[s])))
         for s in range(players)
     ]
 
 
-def tal(view: dict[str, Any], players: int) -> list[float]:
-    """Points so far, plus a share of what unfinished own pyramids and stones in hand promise.
+def siam_rule_chances(state: Any) -> tuple[list[float], float]:
+    """Per faction the chance it rules at the end, and the chance the invaders end the game.
 
-    A stone in an own pyramid is worth about a third of a point (a large
-    mixed pyramid of 30 stones scores 3, a monochrome one 20); one in hand
-    less, since it may still go to the Pharaoh.
+    Resolved provinces count in full; each open one counts for its present
+    leader, weighted by how safe the lead is (a lead of one follower is
+    easily overturned, a tie sends the invaders in).
     """
-    worth = [float(seat["points"]) + 0.15 * seat["stones"] for seat in view["seats"]]
-    for site in view["sites"]:
-        owner = site["owner"]
-        if owner is not None and site["in_play"] and not site["finished"]:
-            worth[owner] += 0.2 + site["stones"] * (0.3 if site["size"] == "large" else 0.2)
-    return [
-        _sigmoid((worth[s] - max(worth[o] for o in range(players) if o != s)) / 3.0)
-        for s in range(players)
-    ]
+    resolved = [state.controller[p] for p in state.resolved]
+    provinces = [float(resolved.count(f)) for f in range(3)]
+    invaders = float(resolved.count(INVADER))
+    last = [-1.0, -1.0, -1.0]
+    for i, c in enumerate(resolved):
+        if c != INVADER:
+            last[c] = float(i)
+    position = len(resolved)
+    for p in state.track:
+        if state.controller[p] is not None:
+            continue
+        counts = state.counts[p]
+        ordered = sorted(counts, reverse=True)
+        margin = ordered[0] - ordered[1]
+        if margin == 0:
+            invaders += 0.8
+            continue
+        leader = counts.index(ordered[0])
+        provinces[leader] += SIAM_MARGIN_WEIGHT[min(margin, 3)]
+        last[leader] = float(position)
+        position += 1
+    # The faction that won a takeover last wins a tie: a small bonus.
+    strength = [SIAM_RULE_SHARPNESS * (provinces[f] + 0.01 * last[f]) for f in range(3)]
+    top = max(strength)
+    weights = [math.exp(s - top) for s in strength]
+    total = sum(weights)
+    invaded = _sigmoid(3.0 * (invaders - INVADER_LIMIT + 0.5))
+    return [w / total for w in weights], invaded
 
 
-def neutral(view: dict[str, Any], players: int) -> list[float]:
+def siam(state: Any, players: int) -> list[float]:
+    """King of Siam: followers of the faction likely to rule, weighed by that chance.
+
+    Each seat is worth its followers of each faction times the chance that
+    faction rules, plus a little for the second faction (the tie-break), a
+    little for each card still in hand (a card is a future follower and a
+    chance to answer), and in the invaders' ending its complete sets.
+    """
+    chances, invaded = siam_rule_chances(state)
+    worth = []
+    for seat in range(players):
+        held = state.followers[seat]
+        faction_worth = sum(chances[f] * held[f] for f in range(3))
+        faction_worth += 0.1 * sum(held) / 3
+        cards = sum(state.hands[seat].values())
+        worth.append((1 - invaded) * faction_worth + invaded * min(held) + SIAM_CARD_WORTH * cards)
+    teams = [[0, 2], [1, 3]] if players == 4 else []
+    return _against_best_rival(worth, players, SIAM_SCALE, teams)
+
+
+# Tal der Könige: the site's points table (tal-der-koenige-board.md), for the
+# pyramid a site can still become; stones a level per size, bottom first.
+TAL_POINTS = {
+    "small": {"monochrome": 5, "layered": 3, "mixed": 1},
+    "large": {"monochrome": 20, "layered": 10, "mixed": 3},
+}
+TAL_CAPACITY = {"small": 5, "large": 14}
+TAL_STONE_IN_HAND = 0.25  # a stone in hand, in points: it may still go to the Pharaoh
+TAL_BUILDABLE = 0.1  # a stone in hand that a worker stands ready to build
+TAL_SCALE = 1 / 3.0
+
+
+def tal_site_worth(size: str, levels: list[list[str | None]], finished: bool) -> float:
+    """What an owned site promises: its best reachable pyramid, discounted for what is missing."""
+    placed = [c for level in levels for c in level if c is not None]
+    table = TAL_POINTS[size]
+    colours = {c for c in placed}
+    if len(colours) <= 1:
+        best = table["monochrome"]
+    elif all(len({c for c in level if c is not None}) <= 1 for level in levels):
+        best = table["layered"]
+    else:
+        best = table["mixed"]
+    if finished:
+        return float(best)
+    share = len(placed) / TAL_CAPACITY[size]
+    return (table["mixed"] + (best - table["mixed"]) * share) * (0.3 + 0.6 * share)
+
+
+def tal(state: Any, players: int) -> list[float]:
+    """Tal der Könige: points of finished pyramids, what unfinished own ones promise, stones."""
+    worth = []
+    for seat in range(players):
+        stones = sum(state.supply[seat].values())
+        # Workers on the fields of an own unfinished site may build two stones each.
+        builders = 0
+        for node in state.workers[seat]:
+            if "-" in node:
+                site = state.sites[int(node.split("-", 1)[0])]
+                if site.owner == seat and site.in_play and not site.finished:
+                    builders += 1
+        worth.append(TAL_STONE_IN_HAND * stones + TAL_BUILDABLE * min(2 * builders, stones))
+    for site in state.sites.values():
+        if site.owner is not None and site.in_play:
+            worth[site.owner] += tal_site_worth(site.size, site.levels, site.finished)
+    if state.phase == "bid" and not state.auction_revealed:
+        # The stones on offer go to whoever leads each group now (as when the bids are shown).
+        for seat, stones in tal_auction_leaders(state):
+            worth[seat] += TAL_STONE_IN_HAND * stones
+    return _against_best_rival(worth, players, TAL_SCALE)
+
+
+def tal_auction_leaders(state: Any) -> list[tuple[int, int]]:
+    """(seat, stones) for each group some seat would win if the bids were shown now.
+
+    Reads the tile values of every bid: in a sampled position those of the
+    other seats are redrawn ones, so this is a guess, never a peek.
+    """
+    out = []
+    for group, bids in enumerate(state.bids):
+        totals: dict[int, int] = {}
+        for seat, rings in bids:  # in the order of each seat's first tile: ties go to the first
+            totals[seat] = totals.get(seat, 0) + rings
+        best = max(totals.values(), default=0)
+        if best > 0:
+            leader = next(s for s, t in totals.items() if t == best)
+            out.append((leader, len(state.groups[group])))
+    return out
+
+
+def neutral(state: Any, players: int) -> list[float]:
     """A title without a heuristic: only finished playouts tell positions apart."""
     return [0.5] * players
 
 
-Heuristic = Callable[[dict[str, Any], int], list[float]]
+Heuristic = Callable[[Any, int], list[float]]
 
 BY_TITLE: dict[str, Heuristic] = {"siam": siam, "tal": tal}
 

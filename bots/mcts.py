@@ -4,10 +4,20 @@ One tree for the deciding seat's information set. Every playout samples a
 fresh position with the engine's ``determinize`` (the other seats' secrets
 redrawn), walks the tree choosing among the actions legal in that sample
 (UCB1, each child's count of how often it was available standing in for the
-parent's visits), adds one node, plays on at random for a bounded number of
-actions, and scores the end with the result or the title's heuristic.
-Rewards are per seat, and each node is judged by the seat that chose it, so
-the same search serves two to four players.
+parent's visits), adds one node, plays on at random for ``ROLLOUT_ACTIONS``
+actions (by kind, see :func:`bots.play.pick_random`; none by default: random
+steps cost as much as tree steps and won no more games in King of Siam)
+and scores the end with the result or the title's heuristic. Rewards are per
+seat, and each node is judged by the seat that chose it, so the same search
+serves two to four players.
+
+Large action sets (Tal offers some ninety moves a step) would spread a small
+budget so thin that no action is tried twice, so a node only considers as
+many of its actions as its visits warrant (progressive widening). At the
+root the actions come in the order of their one-step score (what the greedy
+bot would play first), and each root child starts with that score as one
+visit, so a small budget refines the greedy choice instead of replacing it
+with noise; deeper down they come in random order.
 """
 
 from __future__ import annotations
@@ -19,12 +29,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .play import Budget, Game
 
-EXPLORATION = 0.7
-ROLLOUT_ACTIONS = 40  # then the heuristic judges: full playouts of Tal cost too much
+EXPLORATION = 0.5
+ROLLOUT_ACTIONS = 0  # random actions after the tree before the heuristic judges
+# Progressive widening: a node with n visits considers WIDEN_BASE + sqrt(n) actions.
+WIDEN_BASE = 3
+# Root actions scored one step ahead for the order (beyond: a sample, then the rest at random).
+PRIOR_WIDTH = 60
 
 
 class Node:
-    __slots__ = ("action", "seat", "children", "visits", "available", "reward")
+    __slots__ = ("action", "seat", "children", "visits", "available", "reward", "ranked")
 
     def __init__(self, action: dict[str, Any] | None = None, seat: int | None = None) -> None:
         self.action = action
@@ -33,22 +47,54 @@ class Node:
         self.visits = 0
         self.available = 0
         self.reward = 0.0
+        # Root only: its children, the best one-step score first.
+        self.ranked: list[Node] = []
 
     def ucb(self) -> float:
         mean = self.reward / self.visits
-        return mean + EXPLORATION * math.sqrt(math.log(self.available) / self.visits)
+        return mean + EXPLORATION * math.sqrt(math.log(max(self.available, 1)) / self.visits)
 
 
 def _key(seat: int, action: dict[str, Any]) -> tuple:
-    return (seat, *sorted(action.items()))
+    # An engine builds each kind of action with its keys in one order, so no sorting.
+    return (seat, *action.items())
+
+
+def _widening(node: Node) -> int:
+    return WIDEN_BASE + int(math.sqrt(node.visits))
+
+
+def _prime_root(game: Game, state: Any, root: Node, rng: random.Random) -> None:
+    """Score the seat's actions as the greedy bot does: their order, and one visit each."""
+    from .play import FINISH_TURN_LIMIT
+
+    engine = game.engine
+    sample = game.sample(state, rng)
+    actions = engine.legal_actions(sample, game.seat)
+    scored = actions if len(actions) <= PRIOR_WIDTH else rng.sample(actions, PRIOR_WIDTH)
+    finish = len(actions) <= FINISH_TURN_LIMIT  # as the greedy bot judges them
+    values = []
+    for action in scored:
+        position = engine.apply(sample, game.seat, action)
+        if finish:
+            position = game.finish_turn(position, rng)
+        values.append((game.values(position)[game.seat], rng.random(), action))
+    values.sort(key=lambda v: (-v[0], v[1]))
+    for value, _, action in values:
+        child = Node(action, game.seat)
+        child.visits, child.reward = 1, value
+        root.children[_key(game.seat, action)] = child
+        root.ranked.append(child)
+    root.visits = len(values)
 
 
 def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[str, Any]:
-    from .play import now
+    from .play import now, pick_random
 
     engine = game.engine
-    root = Node()
     deadline = None if budget.seconds is None else now() + budget.seconds
+    root = Node()
+    _prime_root(game, state, root, rng)
     playouts = 0
     while (budget.playouts is None or playouts < budget.playouts) and (
         deadline is None or now() < deadline
@@ -57,7 +103,6 @@ def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[s
         position = game.sample(state, rng)
         node = root
         path = [root]
-        seat = game.seat
         # Selection and expansion.
         while True:
             if engine.result(position) is not None:
@@ -65,18 +110,25 @@ def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[s
             seat = game.to_move(position)
             if seat is None:
                 break
-            legal = engine.legal_actions(position, seat)
+            width = _widening(node)
             untried = []
             present = []
-            for action in legal:
-                child = node.children.get(_key(seat, action))
-                if child is None:
-                    untried.append(action)
-                else:
-                    present.append(child)
+            if node is root:
+                # The seat's own choices are the same in every sample (its view lists
+                # them): the ranked children made by _prime_root, the best first.
+                present = root.ranked[:width]
+            else:
+                for action in engine.legal_actions(position, seat):
+                    child = node.children.get(_key(seat, action))
+                    if child is None:
+                        untried.append(action)
+                    else:
+                        present.append(child)
+            # Widening below the root: only the first children made while visits are few.
+            present = present[:width]
             for child in present:
                 child.available += 1
-            if untried:
+            if untried and len(present) < width:
                 action = rng.choice(untried)
                 child = Node(action, seat)
                 child.available = 1
@@ -95,12 +147,13 @@ def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[s
             if seat is None:
                 break
             position = engine.apply(
-                position, seat, rng.choice(engine.legal_actions(position, seat))
+                position, seat, pick_random(engine.legal_actions(position, seat), rng)
             )
         values = game.values(position)
         for visited in path:
             visited.visits += 1
             if visited.seat is not None:
                 visited.reward += values[visited.seat]
-    mine = [child for child in root.children.values() if child.seat == game.seat]
-    return max(mine, key=lambda child: (child.visits, child.reward)).action
+    legal = engine.legal_actions(state, game.seat)
+    mine = [c for c in root.children.values() if c.seat == game.seat and c.action in legal]
+    return max(mine, key=lambda child: (child.visits, child.reward / child.visits)).action

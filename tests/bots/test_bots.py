@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import bots
+from bots import heuristics, play
 from bots.arena import play_game
 from siam.engine import ENGINE as SIAM
 from tal.engine import ENGINE as TAL
@@ -134,3 +135,116 @@ def test_bots_package_stays_free_of_the_site():
         source = path.read_text()
         for word in ("django", "from games", "import games"):
             assert word not in source, f"{path.name} mentions {word}"
+
+
+# -- the heuristic pieces -------------------------------------------------------
+
+
+def _siam_take_stage():
+    """A 2-player King of Siam position where the seat to move must take a follower.
+
+    Rama (faction 0) already holds five provinces, so Rama rules whatever
+    happens: the one follower that is sure to count is a Rama one.
+    """
+    state = SIAM.setup(2, {}, 4)
+    for province in state.track[:5]:
+        state.controller[province] = 0
+        state.resolved.append(province)
+        state.counts[province] = [0, 0, 0]
+    for province in state.track[5:]:
+        state.counts[province] = [1, 2, 2]  # every faction can be taken from
+    seat = state.turn
+    state = SIAM.apply(state, seat, {"type": "play", "card": "maharacha"})
+    while SIAM.legal_actions(state, seat)[0]["type"] != "take":
+        state = SIAM.apply(state, seat, SIAM.legal_actions(state, seat)[0])
+    return state, seat
+
+
+@pytest.mark.parametrize("strength", ["greedy", "strong"])
+def test_siam_bot_takes_a_follower_of_the_faction_sure_to_rule(strength):
+    state, seat = _siam_take_stage()
+    factions = {a["faction"] for a in SIAM.legal_actions(state, seat)}
+    assert factions == {"rama", "lao", "malai"}  # a real choice
+    for salt in ("a", "b", "c"):
+        action = bots.choose(SIAM, state, seat, strength, budget=FIXED, salt=salt)
+        assert action["type"] == "take" and action["faction"] == "rama"
+
+
+def test_siam_rule_chances_follow_the_provinces():
+    state, _ = _siam_take_stage()
+    chances, invaded = heuristics.siam_rule_chances(state)
+    assert sum(chances) == pytest.approx(1.0)
+    assert chances[0] > 0.9 and invaded < 0.1
+    fresh = SIAM.setup(2, {}, 4)
+    assert max(heuristics.siam_rule_chances(fresh)[0]) < 0.9  # nothing is decided yet
+
+
+def test_siam_heuristic_prefers_the_seat_with_more_ruling_followers():
+    state, seat = _siam_take_stage()
+    other = 1 - seat
+    state.followers[seat] = [4, 0, 0]
+    state.followers[other] = [1, 3, 3]
+    values = heuristics.siam(state, 2)
+    assert values[seat] > 0.8 and values[other] < 0.2
+    assert values[seat] + values[other] == pytest.approx(1.0)
+
+
+def test_siam_heuristic_values_cards_kept_in_hand():
+    state = SIAM.setup(2, {}, 4)
+    before = heuristics.siam(state, 2)[0]
+    state.hands[0]["khon_thai"] -= 1
+    assert heuristics.siam(state, 2)[0] < before
+
+
+def test_tal_site_worth_rewards_a_pyramid_that_can_still_be_monochrome():
+    mono = [["red", "red", None, None, None, None, None, None, None], [None] * 4, [None]]
+    mixed = [["red", "grey", None, None, None, None, None, None, None], [None] * 4, [None]]
+    empty = [[None] * 9, [None] * 4, [None]]
+    assert heuristics.tal_site_worth("large", mono, False) > heuristics.tal_site_worth(
+        "large", mixed, False
+    )
+    assert heuristics.tal_site_worth("large", mono, False) > heuristics.tal_site_worth(
+        "large", empty, False
+    )
+    full = [["red"] * 9, ["red"] * 4, ["red"]]
+    assert heuristics.tal_site_worth("large", full, True) == 20
+    layered = [["red"] * 9, ["grey"] * 4, ["red"]]
+    assert heuristics.tal_site_worth("large", layered, True) == 10
+    small_mixed = [["red", "grey", "red", "red"], ["red"]]
+    assert heuristics.tal_site_worth("small", small_mixed, True) == 1
+
+
+def test_tal_auction_leaders_follow_the_rings_and_the_first_tile_on_a_tie():
+    state, first, second = _tal_bids_laid()
+    state.bids = [[[first, 3], [second, 1], [second, 2]], [[second, 0]], []]
+    state.groups = [["red"] * 5, ["grey"] * 5, ["black"] * 5]
+    # A tie of 3 against 3 goes to the seat that laid its first tile first.
+    assert heuristics.tal_auction_leaders(state) == [(first, 5)]
+    state.bids[0].append([second, 1])
+    assert heuristics.tal_auction_leaders(state) == [(second, 5)]
+    values = heuristics.tal(state, 2)
+    assert values[second] > values[first]
+
+
+def test_greedy_finishes_the_turn_before_judging_a_card():
+    # Playing a card changes nothing on the board: the rest of the turn shows what it does.
+    start = SIAM.setup(2, {}, 4)
+    for province in start.track[:5]:
+        start.controller[province] = 0
+        start.resolved.append(province)
+        start.counts[province] = [0, 0, 0]
+    game = play.Game(SIAM, start.turn, 2)
+    played = SIAM.apply(start, start.turn, {"type": "play", "card": "maharacha"})
+    finished = game.finish_turn(played, random.Random(0))
+    assert finished.pending is None and finished.turn != start.turn
+    assert sum(finished.followers[start.turn]) == sum(start.followers[start.turn]) + 1
+
+
+def test_greedy_beats_random_at_king_of_siam():
+    # Reproducible games with fixed seeds; the benchmark (bench/bots.py) measures the rate.
+    wins = 0
+    for game in range(8):
+        strengths = ["greedy", "random"] if game % 2 == 0 else ["random", "greedy"]
+        played = play_game(SIAM, strengths, 300 + game)
+        wins += played.result["winners"] == [strengths.index("greedy")]
+    assert wins >= 6
