@@ -196,7 +196,12 @@ class Seat(models.Model):
 
 
 class Move(models.Model):
-    """One atomic action. Append-only: taking back marks a row undone."""
+    """One atomic action. Append-only: taking back marks a row undone.
+
+    Numbers run 1, 2, ... over all rows, so a game has ``move_count +
+    undo_count`` of them and ``play.act`` numbers the next without counting
+    (``check_replays`` reports a game where this does not hold).
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField()
@@ -213,6 +218,31 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.number}"
+
+
+class Snapshot(models.Model):
+    """The engine state after the first ``move_count`` moves in force, stored at
+    turn hand-overs so no page replays more than one turn (``games.replay``).
+
+    Derived data: the move log stays the truth, a snapshot can be deleted at any
+    time (it is rebuilt when next needed) and ``check_replays`` compares each
+    one with a full replay. ``state`` is ``games.statecodec`` JSON, compressed.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    move_count = models.PositiveIntegerField()
+    # The number of the last move in force it includes: the replay goes on after it.
+    last_number = models.PositiveIntegerField()
+    format = models.PositiveSmallIntegerField()
+    state = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "move_count"], name="one_snapshot_per_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}@{self.move_count}"
 
 
 class ChatMessage(models.Model):
