@@ -72,9 +72,23 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the latest move was made (the start, before the first): the lobby
+    # lists running games by it without reading their moves.
+    last_move_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "private"])]
+        # One per list, for its filter and its order (see the EXPLAIN notes in
+        # docs/performance.md): the lobby's open and substitute games, the
+        # games to watch, the archive.
+        indexes = [
+            models.Index(fields=["status", "private", "created_at"], name="game_lobby"),
+            models.Index(fields=["status", "private", "last_move_at", "id"], name="game_watch"),
+            models.Index(
+                fields=["private", "finished_at"],
+                name="game_archive",
+                condition=models.Q(finished_at__isnull=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.title}"
@@ -190,6 +204,8 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "number"], name="unique_seat_number"),
         ]
         ordering = ["number", "joined_at", "pk"]
+        # The "your turn" count on every page and the next game waiting for a player.
+        indexes = [models.Index(fields=["user", "to_move"], name="seat_user_to_move")]
 
     def __str__(self) -> str:
         return f"{self.user} in {self.game}"

@@ -158,7 +158,7 @@ def _start(game: Game) -> None:
         seat.number = number
         seat.save(update_fields=["number"])
     game.status = Game.Status.ACTIVE
-    game.started_at = timezone.now()
+    game.started_at = game.last_move_at = timezone.now()
     game.version += 1
     game.save()
     signals.game_started.send(sender=Game, game=game)
@@ -246,6 +246,7 @@ def _play_forced_moves(game: Game, state: Any, number: int) -> tuple[Any, int]:
         number += 1
         Move.objects.create(game=game, number=number, seat=seat, action=action)
         game.move_count += 1
+        game.last_move_at = timezone.now()
     return state, number
 
 
@@ -292,6 +293,7 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
             raise PlayError(_("This action is not possible now.")) from None
         number = _record(game, seat.number, action)
         game.move_count += 1
+        game.last_move_at = timezone.now()
         own = number
         state, number = _play_forced_moves(game, state, number)
         game.version += 1
