@@ -20,7 +20,7 @@ import threading
 import time
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.utils.functional import cached_property
 from redis.exceptions import RedisError
 
@@ -83,7 +83,24 @@ def _all_keys_failed(keys, *args, **kwargs):
     return list(keys)
 
 
+class _SharedClient(RedisCacheClient):
+    """A client that threads share: its pools are made under a lock (Django's
+    would let two threads each make one, and keep only the second)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._pools_lock = threading.Lock()
+
+    def _get_connection_pool(self, write):
+        with self._pools_lock:
+            return super()._get_connection_pool(write)
+
+
 class ResilientRedisCache(RedisCache):
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._class = _SharedClient
+
     @cached_property
     def _cache(self):
         key = (tuple(self._servers), repr(sorted(self._options.items())))
