@@ -88,6 +88,11 @@ class Game(models.Model):
                 name="game_archive",
                 condition=models.Q(finished_at__isnull=False),
             ),
+            models.Index(
+                fields=["private", "created_at"],
+                name="game_substitute",
+                condition=models.Q(status="active", timeout_policy="substitute"),
+            ),
         ]
 
     def __str__(self) -> str:

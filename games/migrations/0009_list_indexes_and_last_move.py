@@ -47,6 +47,10 @@ class Migration(migrations.Migration):
             index=models.Index(condition=models.Q(('finished_at__isnull', False)), fields=['private', 'finished_at'], name='game_archive'),
         ),
         migrations.AddIndex(
+            model_name='game',
+            index=models.Index(condition=models.Q(('status', 'active'), ('timeout_policy', 'substitute')), fields=['private', 'created_at'], name='game_substitute'),
+        ),
+        migrations.AddIndex(
             model_name='seat',
             index=models.Index(fields=['user', 'to_move'], name='seat_user_to_move'),
         ),
