@@ -195,11 +195,17 @@ def _position(game, target: int | None, cached=None, locked: bool = False) -> tu
                 "snapshot %s of game %s unreadable, replaying: %s", snapshot, game.pk, error
             )
         else:
-            found = _play_on(game, base, target, keep=True)
-            if found is not None:
-                return found
-            # Its last move has been taken back since (a replay racing a take-back).
-            snapshot.delete()
+            try:
+                found = _play_on(game, base, target, keep=True)
+            except Exception:
+                # A state that reads back but that the engine cannot play on (its
+                # meaning changed without its fields): the replay below writes it anew.
+                logger.exception("snapshot %s of game %s unusable, replaying", snapshot, game.pk)
+            else:
+                if found is not None:
+                    return found
+                # Its last move has been taken back since (a replay racing a take-back).
+                snapshot.delete()
     return _play_on(game, (0, 0, initial_state(game)), target, keep=True)
 
 

@@ -4,7 +4,9 @@ Engines keep their state in dataclasses of plain values (lists, dicts with
 str or int keys, tuples, frozensets) plus one ``random.Random``. This codec
 writes exactly those, tagged so they come back with the same types:
 
-- ``{"$dc": ["module.Class", {field: value, ...}]}`` a dataclass instance;
+- ``{"$dc": ["module.Class", signature, {field: value, ...}]}`` a dataclass
+  instance; the signature is a short hash of the class's field names and
+  declared types;
 - ``{"$t": [...]}`` tuple, ``{"$fs": [...]}`` frozenset, ``{"$s": [...]}`` set
   (members sorted by their encoding, so equal states encode alike);
 - ``{"$d": [[key, value], ...]}`` a dict whose keys are not all plain strings
@@ -15,14 +17,15 @@ Why JSON and not pickle: a snapshot is written by the server only, but a
 pickle would run whatever code a tampered or stale row names when it is read.
 Decoding here only builds dataclasses of the engine's own package, without
 calling ``__init__`` or anything else of theirs, and refuses a dataclass
-whose fields are not exactly the ones the running code declares: a snapshot
-written by an older engine is then not loaded (``SnapshotError``) and the
-caller replays the log instead.
+whose fields (names and declared types) are not exactly the ones the running
+code declares: a snapshot written by an older engine is then not loaded
+(``SnapshotError``) and the caller replays the log instead.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import importlib
 import json
 import random
@@ -88,8 +91,22 @@ def _encode(value: Any) -> Any:
         return {"$rng": [version, list(internal), gauss]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        return {"$dc": [f"{kind.__module__}.{kind.__qualname__}", fields]}
+        return {"$dc": [f"{kind.__module__}.{kind.__qualname__}", _signature(kind), fields]}
     raise SnapshotError(f"cannot store a {kind.__name__} in a snapshot")
+
+
+_signatures: dict[type, str] = {}
+
+
+def _signature(cls: type) -> str:
+    """A fingerprint of the fields a dataclass declares, with their types: a
+    field that changed its type (an engine's new random generator, say) makes
+    old snapshots of it unreadable instead of wrong."""
+    signature = _signatures.get(cls)
+    if signature is None:
+        text = ";".join(f"{f.name}:{f.type}" for f in dataclasses.fields(cls))
+        signature = _signatures[cls] = hashlib.sha256(text.encode()).hexdigest()[:12]
+    return signature
 
 
 def _sort_key(encoded: Any) -> str:
@@ -131,7 +148,7 @@ class _Decoder:
 
 def _dataclass(body: Any, package: str) -> Any:
     try:
-        path, fields = body
+        path, signature, fields = body
         module_name, _, name = path.rpartition(".")
     except (TypeError, ValueError):
         raise SnapshotError("malformed dataclass in snapshot") from None
@@ -144,7 +161,7 @@ def _dataclass(body: Any, package: str) -> Any:
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         raise SnapshotError(f"{path} is not a dataclass")
     declared = {f.name for f in dataclasses.fields(cls)}
-    if not isinstance(fields, dict) or set(fields) != declared:
+    if not isinstance(fields, dict) or set(fields) != declared or signature != _signature(cls):
         raise SnapshotError(f"{path} has other fields now than when the snapshot was written")
     instance = object.__new__(cls)
     for key, value in fields.items():

@@ -81,9 +81,12 @@ def _rewrite(blob, change):
 def test_a_state_of_another_engine_version_or_package_is_refused():
     state = TAL.setup(2, {}, 1)
     blob = statecodec.dumps(state)
-    dropped = _rewrite(blob, lambda d: d["$dc"][1].pop("round"))
+    dropped = _rewrite(blob, lambda d: d["$dc"][2].pop("round"))
     with pytest.raises(statecodec.SnapshotError, match="other fields"):
         statecodec.loads(dropped, "tal.engine")
+    retyped = _rewrite(blob, lambda d: d["$dc"].__setitem__(1, "a field changed its type"))
+    with pytest.raises(statecodec.SnapshotError, match="other fields"):
+        statecodec.loads(retyped, "tal.engine")
     with pytest.raises(statecodec.SnapshotError, match="not part of the engine"):
         statecodec.loads(blob, "siam.engine")
     with pytest.raises(statecodec.SnapshotError, match="unreadable"):
@@ -204,7 +207,7 @@ def test_a_snapshot_whose_last_move_was_taken_back_is_not_used(started, monkeypa
     "damage",
     [
         lambda blob: b"garbage",
-        lambda blob: _rewrite(blob, lambda d: d["$dc"][1].pop("total")),  # an older engine
+        lambda blob: _rewrite(blob, lambda d: d["$dc"][2].pop("total")),  # an older engine
         lambda blob: _rewrite(blob, lambda d: d["$dc"].__setitem__(0, "os.system")),
     ],
     ids=["damaged", "other-fields", "foreign-class"],
@@ -222,6 +225,24 @@ def test_an_unreadable_snapshot_falls_back_to_the_replay_and_is_written_anew(
     assert "unreadable" in caplog.text
     snapshot.refresh_from_db()
     assert replay.load(game, snapshot).total == 2
+
+
+def test_a_snapshot_the_engine_cannot_play_on_falls_back_to_the_replay(started, caplog):
+    # It reads back (same fields), but holds what the engine no longer understands.
+    game, first, second = started
+    _play(game, first, second, 2)
+    play.act(game.pk, first, {"type": "add", "n": 1}, None)
+    game.refresh_from_db()
+    snapshot = Snapshot.objects.get(move_count=4)
+    snapshot.state = _rewrite(
+        bytes(snapshot.state), lambda d: d["$dc"][2].__setitem__("added", "a new kind of flag")
+    )
+    snapshot.save()
+    cache.clear()
+    assert replay.current_state(game).total == 3
+    assert "unusable" in caplog.text
+    snapshot.refresh_from_db()
+    assert replay.load(game, snapshot).added is False
 
 
 def test_games_without_snapshots_get_them_when_first_replayed(started):
