@@ -301,7 +301,10 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
         since.mark_seen(game, seat.pk)  # acting is taking in the position
         count = game.move_count
         if replay.snapshot_due(engine, start, count, before, state):
-            replay.save_snapshot(game, count, number, state)
+            # After the commit: encoding a long game's state must not hold the
+            # game's lock (or SQLite's) any longer. Should it fail, the next
+            # replay that passes this position writes it.
+            transaction.on_commit(lambda: replay.save_snapshot(game, count, number, state))
         transaction.on_commit(lambda: replay.store(game, number, count, state))
     return game
 

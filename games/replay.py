@@ -7,7 +7,7 @@ request from replaying it from move 1:
   handed the turn over (the seats to move changed), and within a long turn
   every ``SNAPSHOT_EVERY`` moves. A position is rebuilt from the latest
   snapshot at or before it, so no request replays more than one turn (or
-  ``SNAPSHOT_EVERY`` moves). ``play.act`` writes them as the game goes;
+  ``SNAPSHOT_EVERY`` moves). ``play.act`` writes them as the game goes (after its commit);
   positions without one (games older than snapshots, a snapshot that could
   not be read) get theirs when a replay passes them. A take-back deletes the
   snapshots after the new end. States are stored as JSON (``statecodec``),

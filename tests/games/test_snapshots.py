@@ -14,7 +14,8 @@ from siam.engine import ENGINE as SIAM
 from tal.engine import ENGINE as TAL
 from tests.factories import running_game
 
-pytestmark = pytest.mark.django_db
+# Real transactions: play.act writes its snapshot once the move is committed.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 # -- the codec (pure) ---------------------------------------------------------
 
