@@ -1,5 +1,9 @@
 """Figures for the game host: a move end to end, a poll, cold and warm replays.
 
+"cold state" is the current state with nothing cached (from the latest snapshot);
+"cold history" a past position in the middle of the game, likewise; "full replay"
+the whole log from the seed (what check_replays does).
+
 Runs on a throw-away SQLite database (or DATABASE_URL if set) and prints
 milliseconds per operation. Usage: .venv/bin/python bench/site_moves.py
 """
@@ -55,6 +59,11 @@ def page_figures(client, game) -> str:
     )
 
 
+def _cold(fn, *args):
+    cache.clear()
+    return fn(*args)
+
+
 def main():
     call_command("migrate", verbosity=0)
     users = [User.objects.create_user(f"bench{i}", f"b{i}@example.com", "x") for i in range(2)]
@@ -83,6 +92,8 @@ def main():
         game.refresh_from_db()
         cache.clear()
         cold = timed(replay.fresh_replay, game)
+        cold_state = timed(_cold, replay.current_state, game, repeat=5)
+        cold_history = timed(_cold, replay.state_at, game, game.move_count // 2, repeat=5)
         replay.current_state(game)
         warm = timed(replay.current_state, game, repeat=20)
         client = Client()
@@ -94,6 +105,7 @@ def main():
         print(
             f"{kind}: {game.move_count} moves; act median {act_ms[len(act_ms) // 2]:.1f} ms, "
             f"p95 {act_ms[int(len(act_ms) * 0.95)]:.1f} ms; full replay {cold:.0f} ms; "
+            f"cold state {cold_state:.1f} ms; cold history {cold_history:.1f} ms; "
             f"cached state {warm:.2f} ms; poll (no change) {poll:.2f} ms; "
             f"game page {page:.0f} ms"
         )

@@ -6,6 +6,11 @@ miss and a write is dropped: the site reads the database and carries on, and
 a rate limit lets the request through. Each failure is counted and logged;
 after one, Redis is left alone for ``RETRY_AFTER`` seconds, so an outage costs
 one failed connection per few seconds, not one per cache call.
+
+One Redis client per process: Django makes a cache object per thread, and
+each would open its own connection pool; here they share one client (and so
+one pool) per location and options. Nothing else in the site talks to Redis
+directly (Celery's broker connections are kombu's own).
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ import threading
 import time
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.utils.functional import cached_property
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -26,6 +32,10 @@ RETRY_AFTER = 5.0
 failures = 0
 _lock = threading.Lock()
 _down_until = 0.0
+
+
+_clients: dict[tuple, object] = {}
+_clients_lock = threading.Lock()
 
 
 def _failed(operation: str, error: Exception) -> None:
@@ -73,7 +83,33 @@ def _all_keys_failed(keys, *args, **kwargs):
     return list(keys)
 
 
+class _SharedClient(RedisCacheClient):
+    """A client that threads share: its pools are made under a lock (Django's
+    would let two threads each make one, and keep only the second)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._pools_lock = threading.Lock()
+
+    def _get_connection_pool(self, write):
+        with self._pools_lock:
+            return super()._get_connection_pool(write)
+
+
 class ResilientRedisCache(RedisCache):
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._class = _SharedClient
+
+    @cached_property
+    def _cache(self):
+        key = (tuple(self._servers), repr(sorted(self._options.items())))
+        with _clients_lock:
+            client = _clients.get(key)
+            if client is None:
+                client = _clients[key] = self._class(self._servers, **self._options)
+        return client
+
     @_guard(_default_of_get)
     def get(self, key, default=None, version=None):
         return super().get(key, default, version)

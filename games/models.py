@@ -77,9 +77,28 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the latest move was made (the start, before the first): the lobby
+    # lists running games by it without reading their moves.
+    last_move_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "private"])]
+        # One per list, for its filter and its order (see the EXPLAIN notes in
+        # docs/performance.md): the lobby's open and substitute games, the
+        # games to watch, the archive.
+        indexes = [
+            models.Index(fields=["status", "private", "created_at"], name="game_lobby"),
+            models.Index(fields=["status", "private", "last_move_at", "id"], name="game_watch"),
+            models.Index(
+                fields=["private", "finished_at"],
+                name="game_archive",
+                condition=models.Q(finished_at__isnull=False),
+            ),
+            models.Index(
+                fields=["private", "created_at"],
+                name="game_substitute",
+                condition=models.Q(status="active", timeout_policy="substitute"),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.title}"
@@ -209,13 +228,20 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "number"], name="unique_seat_number"),
         ]
         ordering = ["number", "joined_at", "pk"]
+        # The "your turn" count on every page and the next game waiting for a player.
+        indexes = [models.Index(fields=["user", "to_move"], name="seat_user_to_move")]
 
     def __str__(self) -> str:
         return f"{self.user} in {self.game}"
 
 
 class Move(models.Model):
-    """One atomic action. Append-only: taking back marks a row undone."""
+    """One atomic action. Append-only: taking back marks a row undone.
+
+    Numbers run 1, 2, ... over all rows, so a game has ``move_count +
+    undo_count`` of them and ``play.act`` numbers the next without counting
+    (``check_replays`` reports a game where this does not hold).
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField()
@@ -232,6 +258,31 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.number}"
+
+
+class Snapshot(models.Model):
+    """The engine state after the first ``move_count`` moves in force, stored at
+    turn hand-overs so no page replays more than one turn (``games.replay``).
+
+    Derived data: the move log stays the truth, a snapshot can be deleted at any
+    time (it is rebuilt when next needed) and ``check_replays`` compares each
+    one with a full replay. ``state`` is ``games.statecodec`` JSON, compressed.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    move_count = models.PositiveIntegerField()
+    # The number of the last move in force it includes: the replay goes on after it.
+    last_number = models.PositiveIntegerField()
+    format = models.PositiveSmallIntegerField()
+    state = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "move_count"], name="one_snapshot_per_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}@{self.move_count}"
 
 
 class ChatMessage(models.Model):

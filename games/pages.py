@@ -145,8 +145,11 @@ def takebacks(game: Game, viewer: int | None, names: dict[int, str]) -> list[dic
     engine = game.engine
     shown = []
     undone = game.moves.filter(undone=True).order_by("-number")[:TAKEBACKS_SHOWN]
-    for move in undone:
-        before = game.moves.filter(undone=False, number__lt=move.number).count()
+    for newer, move in enumerate(undone):
+        # The moves in force before it, without counting the log: all rows below
+        # it, less the taken-back ones (each take-back marks one row; ``newer`` of
+        # them lie above this one).
+        before = (move.number - 1) - (game.undo_count - 1 - newer)
         if move.seat != viewer:
             state = replay.state_at(game, before)
             seen_before = view_token(engine.view(state, viewer))

@@ -67,10 +67,14 @@ def _refuse_blocked(user) -> None:
         raise PlayError(_("Your account is blocked."), 403)
 
 
-def _running_seat(game: Game, user) -> Seat:
-    """The user's seat in a running game, or the refusal that says why not."""
+def _running_seat(game: Game, user, seats: list[Seat] | None = None) -> Seat:
+    """The user's seat in a running game, or the refusal that says why not
+    (``seats``: the game's seats, when the caller has them already)."""
     _refuse_blocked(user)
-    seat = game.seat_of(user)
+    if seats is None:
+        seat = game.seat_of(user)
+    else:
+        seat = next((s for s in seats if s.user_id == user.pk), None)
     if game.status == Game.Status.OPEN:
         raise PlayError(_("This game has not started yet."), 409)
     if seat is None:
@@ -173,7 +177,7 @@ def _start(game: Game) -> None:
         seat.number = number
         seat.save(update_fields=["number"])
     game.status = Game.Status.ACTIVE
-    game.started_at = timezone.now()
+    game.started_at = game.last_move_at = timezone.now()
     game.version += 1
     game.save()
     signals.game_started.send(sender=Game, game=game)
@@ -183,13 +187,17 @@ def _start(game: Game) -> None:
     transaction.on_commit(lambda: replay.store(game, number, count, state))
 
 
-def _after_change(game: Game, state: Any, moved_on: bool = False) -> None:
+def _after_change(
+    game: Game, state: Any, moved_on: bool = False, seats: list[Seat] | None = None
+) -> None:
     """Bring the denormalised turn data, the clock and the result in line with ``state``.
 
     The clock restarts with the full time only when a turn changes hands (a
     seat starts to move, or ``moved_on``: another seat moved meanwhile, as in a
     forced pass). Steps within a turn, a take-back, or one seat handing in its
     plan while others still write theirs do not give anyone time back.
+
+    ``seats``: the game's seats with their users, when the caller has them.
     """
     engine = game.engine
     now = timezone.now()
@@ -197,7 +205,9 @@ def _after_change(game: Game, state: Any, moved_on: bool = False) -> None:
     active = set() if result is not None else set(engine.active_seats(state))
     began = []
     movers = []
-    for seat in game.seats.select_related("user"):
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
+    for seat in seats:
         to_move = seat.number in active
         if to_move:
             movers.append(seat)
@@ -218,7 +228,9 @@ def _after_change(game: Game, state: Any, moved_on: bool = False) -> None:
         left = game.paused_remaining
     # A seat waiting for a substitute stops the clock, and so does a vacation
     # (unless the time had already run out).
-    if game.open_seats or (_away(game, movers) and left > timedelta(0)):
+    taken = {seat.number for seat in seats}
+    open_seats = any(n not in taken for n in range(game.players))
+    if open_seats or (_away(game, movers) and left > timedelta(0)):
         game.deadline, game.paused_remaining = None, left
     else:
         game.deadline, game.paused_remaining = now + left, None
@@ -253,6 +265,7 @@ def _play_forced_moves(game: Game, state: Any, number: int) -> tuple[Any, int]:
         number += 1
         Move.objects.create(game=game, number=number, seat=seat, action=action)
         game.move_count += 1
+        game.last_move_at = timezone.now()
     return state, number
 
 
@@ -277,9 +290,11 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
     """Apply one action by ``user``; the move log gains exactly one row or nothing."""
     with transaction.atomic():
         game = _locked(game_id)
-        seat = _running_seat(game, user)
+        seats = list(game.seats.select_related("user"))
+        seat = _running_seat(game, user, seats)
         engine = game.engine
-        state = replay.current_state(game)
+        state = replay.current_state(game, locked=True)
+        before, start = state, game.move_count
         _check_seen(game, seat, state, seen)
         if seat.number not in engine.active_seats(state):
             raise PlayError(_("It is not your turn."))
@@ -288,32 +303,55 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
         try:
             state = engine.apply(state, seat.number, action)
         except IllegalAction as error:
-            names = {s.number: s.user.name for s in game.seats.select_related("user")}
+            names = {s.number: s.user.name for s in seats}
             raise RejectedAction(text.render(error.message, names)) from None
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
             # An engine should answer any input with IllegalAction; if odd input
             # slips through, refuse it rather than fail the request.
             logger.exception("engine %s crashed on an action in game %s", game.kind, game.pk)
             raise PlayError(_("This action is not possible now.")) from None
-        number = game.moves.count() + 1
-        try:
-            with transaction.atomic():
-                Move.objects.create(game=game, number=number, seat=seat.number, action=action)
-        except IntegrityError:
-            raise StaleMove() from None
+        number = _record(game, seat.number, action)
         game.move_count += 1
+        game.last_move_at = timezone.now()
         own = number
         state, number = _play_forced_moves(game, state, number)
         game.version += 1
-        _after_change(game, state, moved_on=number > own)
+        _after_change(game, state, moved_on=number > own, seats=seats)
         if not user.is_bot:
             # Acting is taking in the position. A computer standing in does not
             # take it in for the player: on their return, "since you last
             # looked" shows them what it did.
             since.mark_seen(game, seat.pk)
         count = game.move_count
+        if replay.snapshot_due(engine, start, count, before, state):
+            # After the commit: encoding a long game's state must not hold the
+            # game's lock (or SQLite's) any longer. Should it fail, the next
+            # replay that passes this position writes it.
+            transaction.on_commit(lambda: replay.save_snapshot(game, count, number, state))
         transaction.on_commit(lambda: replay.store(game, number, count, state))
     return game
+
+
+def _record(game: Game, seat: int, action: Any) -> int:
+    """Append the move to the log of the locked ``game``; its number.
+
+    Every row is in force or taken back, so the next number is known without
+    counting the log; a log that breaks this (rows written some other way) is
+    given the number after its last row instead.
+    """
+    number = game.move_count + game.undo_count + 1
+    try:
+        with transaction.atomic():
+            Move.objects.create(game=game, number=number, seat=seat, action=action)
+    except IntegrityError:
+        last = game.moves.order_by("-number").values_list("number", flat=True).first() or 0
+        number = last + 1
+        try:
+            with transaction.atomic():
+                Move.objects.create(game=game, number=number, seat=seat, action=action)
+        except IntegrityError:
+            raise StaleMove() from None
+    return number
 
 
 def undo(game_id: int, user, seen: int | str | None) -> Game:
@@ -321,7 +359,7 @@ def undo(game_id: int, user, seen: int | str | None) -> Game:
     with transaction.atomic():
         game = _locked(game_id)
         seat = _running_seat(game, user)
-        state = replay.current_state(game)
+        state = replay.current_state(game, locked=True)
         _check_seen(game, seat, state, seen)
         last = game.moves.filter(undone=False).order_by("-number").first()
         if last is None or last.seat != seat.number or not game.engine.can_undo(state, seat.number):
@@ -331,19 +369,12 @@ def undo(game_id: int, user, seen: int | str | None) -> Game:
         game.move_count -= 1
         game.version += 1
         game.undo_count += 1
-        state = replay.fresh_replay(game)
+        replay.forget_after(game, game.move_count)
+        number, count, state = replay.rebuild(game)
         _after_change(game, state)
         since.mark_seen(game, seat.pk)
         # The take-back changed the cache key: seed it, so the next page
-        # does not replay the whole log a second time.
-        number = (
-            game.moves.filter(undone=False)
-            .order_by("-number")
-            .values_list("number", flat=True)
-            .first()
-            or 0
-        )
-        count = game.move_count
+        # does not rebuild the position a second time.
         transaction.on_commit(lambda: replay.store(game, number, count, state))
     return game
 
@@ -603,7 +634,7 @@ def take_seat(game_id: int, user) -> Game:
             raise PlayError(_("No seat of this game is waiting for a substitute."), 409)
         Seat.objects.create(game=game, user=user, number=open_seats[0])
         game.version += 1
-        _after_change(game, replay.current_state(game))
+        _after_change(game, replay.current_state(game, locked=True))
     return game
 
 

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from django import forms
 from django.conf import settings
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Max, Q, QuerySet
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, Q, QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -116,10 +115,8 @@ def substitute_games() -> QuerySet:
 
 
 def games_to_watch(chosen: LobbyFilter, page_number) -> Page:
-    """Running public games, the one with the latest move first."""
+    """Running public games, the one with the latest move first (``last_move_at``,
+    kept on the game row, so the list reads no moves and follows an index)."""
     games = chosen.apply(Game.objects.filter(status=Game.Status.ACTIVE, private=False))
-    games = games.annotate(activity=Coalesce(Max("moves__created_at"), F("started_at")))
-    games = games.prefetch_related("seats__user").order_by(
-        F("activity").desc(nulls_last=True), "-pk"
-    )
+    games = games.prefetch_related("seats__user").order_by("-last_move_at", "-pk")
     return Paginator(games, WATCH_PER_PAGE).get_page(page_number)

@@ -138,3 +138,26 @@ def test_real_redis_stopped_and_restarted_during_play(client, started, own_redis
     assert game.move_count == 6
     assert replay.current_state(game).total == replay.fresh_replay(game).total == 4
     assert client.get(f"/g/{game.pk}/").status_code == 200
+
+
+def test_every_thread_shares_one_redis_client_and_pool(settings):
+    # Django makes a cache object per thread; each used to open its own pool.
+    import threading
+
+    from django.core.cache import caches
+
+    settings.CACHES = redis_cache(free_port())
+    found = []
+
+    def look():
+        client = caches["default"]._cache
+        found.append((client, client._get_connection_pool(write=True)))
+
+    threads = [threading.Thread(target=look) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    look()
+    assert len({id(client) for client, _ in found}) == 1
+    assert len({id(pool) for _, pool in found}) == 1
