@@ -189,9 +189,8 @@ def play_game(game: Game, browsers: dict[int, Browser], strength: str, summary: 
         browser.get(game.get_absolute_url())
     if game.status == Game.Status.FINISHED:
         summary.finished += 1
-    problem = CheckReplays().check_game(game)
-    if problem:
-        summary.problems.append(f"game {game.pk}: {problem}")
+    problems, _compared = CheckReplays().check_game(game)
+    summary.problems.extend(f"game {game.pk}: {problem}" for problem in problems)
 
 
 def run(games: int, title: str, players: int = 2, strength: str = "random") -> Summary:
