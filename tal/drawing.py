@@ -150,11 +150,19 @@ def draw(
         }
 
     sites = []
+    letter_sets: dict[tuple, str] = {}  # letters and their places on a site -> id
     for site in view["sites"]:
         num, size = site["site"], site["size"]
         x, y, w, h = L.site_box(num, size)
         fields = []
         boxes = L.field_boxes(num, size)
+        # The field letters sit alike on every site of one shape: drawn once in
+        # <defs> and placed per site (page weight).
+        letters = tuple(
+            (f["field"].split("-")[1], *boxes[f["field"].split("-")[1]]) for f in site["fields"]
+        )
+        shape = tuple((ch, fx - x + 3, fy - y + L.FIELD - 4) for ch, fx, fy in letters)
+        letters_id = letter_sets.setdefault(shape, f"fl{len(letter_sets)}")
         for f in site["fields"]:
             letter = f["field"].split("-")[1]
             fx, fy = boxes[letter]
@@ -237,6 +245,7 @@ def draw(
                 "stones": site["stones"],
                 "capacity": B.CAPACITY[size],
                 "fields": fields,
+                "letters": letters_id,
                 "levels": levels,
                 "builds": builds,
                 "takeover": acts.find(type="takeover", site=num),
@@ -345,6 +354,7 @@ def draw(
         "inner": L.points([L.MID_L, L.MID_R, L.MID_B]),
         "stone": L.STONE,
         "stone_mid": L.STONE / 2,
+        "letter_sets": [{"id": i, "letters": shape} for shape, i in letter_sets.items()],
         "step_numbers": sorted({t["left"] for t in targets.values()}),
         "stone_base": L.STONE - 5,
         "looks": [
