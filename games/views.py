@@ -6,7 +6,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
@@ -20,7 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from moderation.reports import visible_chat
 from notify import presence
 
-from . import play, record, registry, since
+from . import paging, play, record, registry, since
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
 from .pages import board_page, chat_window
@@ -82,7 +81,7 @@ def archive(request):
     if request.GET.get("mine") and request.user.is_authenticated:
         games = over.filter(seats__user=request.user)
     games = games.prefetch_related("seats__user")
-    page = Paginator(games.order_by("-finished_at"), 30).get_page(request.GET.get("page"))
+    page = paging.page_of(games.order_by("-finished_at"), 30, request.GET.get("page"))
     return render(request, "lobby/archive.html", {"page": page})
 
 

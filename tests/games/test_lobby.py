@@ -225,3 +225,30 @@ def test_my_finished_games_say_who_won_and_who_lost(client, started):
     play.join(running.pk, first)
     page = client.get("/my/").content.decode()
     assert "Alice" in page and "Bob" in page and not re.search(r"\s,", page)
+
+
+def test_archive_pages_without_counting_every_finished_game(client, count_kind, alice, bob):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for n in range(32):
+        game = play.create_game(
+            alice,
+            count_kind,
+            title=f"Old {n}",
+            players=2,
+            options={},
+            time_limit_days=3,
+            private=False,
+        )
+        play.join(game.pk, bob)
+        play.resign(game.pk, alice)
+    with CaptureQueriesContext(connection) as queries:
+        first = client.get("/archive/").content.decode()
+    assert not [q for q in queries if "COUNT(" in q["sql"].upper()]
+    assert "Old 31" in first and "Old 1<" not in first and "?page=2" in first
+    second = client.get("/archive/?page=2").content.decode()
+    assert "Old 1<" in second and "Old 0<" in second and "?page=3" not in second
+    assert "?page=1" in second
+    for junk in ("0", "-3", "abc", "9" * 40):
+        assert client.get(f"/archive/?page={junk}").status_code == 200
