@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 
 from django.db import transaction
@@ -9,6 +10,8 @@ from django.dispatch import receiver
 
 from games import signals
 from games.models import Game
+
+logger = logging.getLogger(__name__)
 
 _eager = threading.local()
 
@@ -33,7 +36,7 @@ def queue_turn(game_id: int, number: int) -> None:
     from .tasks import play_turn
 
     if not play_turn.app.conf.task_always_eager:
-        play_turn.delay(game_id, number)
+        _publish(game_id, number)
         return
     pending = getattr(_eager, "pending", None)
     if pending is not None:
@@ -42,6 +45,23 @@ def queue_turn(game_id: int, number: int) -> None:
     _eager.pending = [(game_id, number)]
     try:
         while _eager.pending:
-            play_turn.delay(*_eager.pending.pop(0))
+            _publish(*_eager.pending.pop(0))
     finally:
         _eager.pending = None
+
+
+def _publish(game_id: int, number: int) -> None:
+    """Never fails the move that gave the computer its turn (it has committed):
+    with the broker down, or a failing eager task, the computer's clock runs
+    and the deadline sweep queues its move again."""
+    from .tasks import play_turn
+
+    try:
+        play_turn.delay(game_id, number)
+    except Exception:
+        logger.warning(
+            "could not queue the computer's move in game %s seat %s",
+            game_id,
+            number,
+            exc_info=True,
+        )

@@ -132,6 +132,34 @@ def test_the_computer_replies_after_the_human_move(
     assert game.moves.filter(seat=bot_seat.number).count() > before
 
 
+def test_a_broker_outage_never_fails_the_move_that_gives_a_computer_its_turn(
+    client, hanna, django_capture_on_commit_callbacks, monkeypatch
+):
+    from kombu.exceptions import OperationalError
+
+    client.force_login(hanna)
+    game = _create(client, "siam", 2, django_capture_on_commit_callbacks, computer_2="greedy")
+    mine = game.seat_of(hanna).number
+    monkeypatch.setitem(play_turn.app.conf, "task_always_eager", False)
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(play_turn, "delay", broker_down)
+    state = replay.current_state(game)
+    rng = random.Random(2)
+    moves = game.moves.count()
+    while game.engine.active_seats(state) == {mine}:
+        with django_capture_on_commit_callbacks(execute=True):
+            play.act(game.pk, hanna, rng.choice(game.engine.legal_actions(state, mine)), None)
+        game.refresh_from_db()
+        state = replay.current_state(game)
+    # the turn passed to the computer, whose move waits for the sweep
+    assert game.moves.count() > moves
+    assert game.engine.active_seats(state) == {1 - mine}
+    assert game.seats.get(number=1 - mine).to_move
+
+
 def test_two_hard_computers_are_two_accounts(client, hanna, django_capture_on_commit_callbacks):
     client.force_login(hanna)
     game = _create(
