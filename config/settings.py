@@ -265,6 +265,10 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
+# games.pagecache: render every cached game page again and fail if it differs
+# (the tests turn it on; it costs the whole saving).
+PAGE_CACHE_CHECK = env.bool("PAGE_CACHE_CHECK", default=False)
+
 # Game hosting limits.
 CHAT_MAX_LENGTH = 500
 GAME_TIME_LIMIT_DAYS = [1, 3, 7, 14]

@@ -19,7 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from moderation.reports import visible_chat
 from notify import presence
 
-from . import paging, play, record, registry, since
+from . import pagecache, paging, play, record, registry, since
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
 from .pages import board_page, chat_window
@@ -188,8 +188,16 @@ def game_page(request, game):
         at = _at(request, game)
     except BadPosition:
         return _bad_position(request, game)
-    since.first_look(game, request.user)
-    return render(request, "games/game.html", _board_context(request, game, at))
+
+    def render_page(csrf_token):
+        context = _board_context(request, game, at)
+        if csrf_token is not None:
+            context["csrf_token"] = csrf_token
+        response = render(request, "games/game.html", context)
+        response.request_id = context["page"].request_id
+        return response
+
+    return pagecache.serve(request, game, render_page)
 
 
 def _open_context(request, game, token=""):

@@ -35,6 +35,14 @@ def _fast_password_hashing(request):
 
 
 @pytest.fixture(autouse=True)
+def _check_page_cache(request):
+    # Every cached game page any test loads twice is compared with a fresh render:
+    # a page input missing from games.pagecache's key fails that test.
+    if request.config.pluginmanager.hasplugin("django"):
+        request.getfixturevalue("settings").PAGE_CACHE_CHECK = True
+
+
+@pytest.fixture(autouse=True)
 def _celery_eager(request):
     # Unit tests run tasks in-process, even where REDIS_URL names a broker;
     # the real-worker tests switch this off for themselves.

@@ -1,0 +1,209 @@
+"""The whole page of a running game, kept per viewer and per everything it shows.
+
+Players reload and revisit a position far more often than it changes. A reload
+of an unchanged page should cost what it costs to learn that nothing changed:
+the game row, its seats and one small query, then a cache hit. Rendering the
+page (the board, the log, the header, the chat and the forms) happens once per
+change.
+
+The key is a digest of every input of the page, read fresh on each request:
+
+- the game's row, every column (its version moves with each move, take-back,
+  join, time-out and end; ``chat_count`` with each chat line and each line a
+  moderator hides);
+- each seat's row, its player's row and the row of the player a computer
+  stands in for (names, to-move marks, resignations, "since you last looked",
+  vacations); ``Seat.last_seen`` is left out: it is written by the visits
+  themselves and not shown;
+- the viewer's own row (name, language, time zone, staff) or "anonymous";
+- from one query (``_extras``): the viewer's number of games waiting for them
+  (the badge in the menu), the game's cancel votes, whether the viewer muted
+  e-mail about the game, and the players whose chat the viewer muted. Votes
+  and chat mutes are rows that are only ever added or deleted, never changed,
+  so their count and highest id say whether the set changed;
+- the language, the time zone, the full path (``?at``, ``?log=all``,
+  ``?chat=all`` and the board's own parameters), and whether htmx asked;
+- what depends on the clock: the "time left" text as it would be drawn now,
+  and today's date (vacations end by date).
+
+The CSRF token and the request id of the page's forms are kept as marks and
+filled in for each request (see ``games.fragments``). Pages with a flash
+message waiting are rendered, never cached: showing a message uses it up.
+Only running games are cached (finished ones add rematches and the "next
+game" box, which read other rows); they still get the cached board fragments.
+
+Limit: a chat line's author who has since left the game (a substitute took the
+seat) and then changes their display name keeps the old name on cached pages
+until the next chat line or move.
+
+With ``settings.PAGE_CACHE_CHECK`` (on in the tests), every hit is rendered
+again and compared: a page input missing from the key fails the test that
+shows it, anywhere in the suite.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import hashlib
+import json
+import logging
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.utils import timezone, translation
+from django.utils.timesince import timeuntil
+
+from . import since
+from .fragments import CSRF_MARK, REQUEST_ID_MARK
+from .models import Game, Seat
+
+logger = logging.getLogger(__name__)
+
+TIMEOUT = 60 * 60
+UNSHOWN = {"password", "last_login", "last_seen"}
+
+
+class StalePage(AssertionError):
+    """PAGE_CACHE_CHECK found a cached page that differs from a fresh render."""
+
+
+def _row(obj) -> list:
+    return [getattr(obj, f.attname) for f in obj._meta.concrete_fields if f.attname not in UNSHOWN]
+
+
+def _columns(model, alias: str) -> list[str]:
+    return [f"{alias}.{f.column}" for f in model._meta.concrete_fields if f.attname not in UNSHOWN]
+
+
+@functools.cache
+def _queries() -> tuple[str, str]:
+    """Plain SQL, built once: compiling ORM queries would cost more than the rest of a hit."""
+    from django.contrib.auth import get_user_model
+
+    from community.models import CancelVote
+    from moderation.models import ChatMute
+    from notify.models import Mute
+
+    user = get_user_model()
+    seat, game, users = Seat._meta.db_table, Game._meta.db_table, user._meta.db_table
+    votes, mutes, chat_mutes = (
+        CancelVote._meta.db_table,
+        Mute._meta.db_table,
+        ChatMute._meta.db_table,
+    )
+    columns = _columns(Seat, "s") + _columns(user, "u") + _columns(user, "t")
+    seats = (
+        f"SELECT {', '.join(columns)} FROM {seat} s JOIN {users} u ON u.id = s.user_id"
+        f" LEFT JOIN {users} t ON t.id = s.stood_in_for_id"
+        f" WHERE s.game_id = %(game)s ORDER BY s.number, s.id"
+    )
+    extras = (
+        f"SELECT (SELECT COUNT(*) FROM {seat} s JOIN {game} g ON g.id = s.game_id"
+        f"   WHERE s.user_id = %(user)s AND s.to_move = %(yes)s AND g.status = %(active)s),"
+        f" (SELECT COUNT(*) FROM {votes} WHERE game_id = %(game)s),"
+        f" (SELECT MAX(id) FROM {votes} WHERE game_id = %(game)s),"
+        f" (SELECT COUNT(*) FROM {mutes} WHERE user_id = %(user)s AND game_id = %(game)s),"
+        f" (SELECT COUNT(*) FROM {chat_mutes} WHERE user_id = %(user)s),"
+        f" (SELECT MAX(id) FROM {chat_mutes} WHERE user_id = %(user)s)"
+    )
+    return seats, extras
+
+
+_SEAT_COLUMNS = [c.split(".")[1] for c in _columns(Seat, "s")]
+USER, SEEN = _SEAT_COLUMNS.index("user_id"), _SEAT_COLUMNS.index("seen_version")
+
+
+def _fetch(sql: str, params: dict) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def page_key(request, game: Game) -> str:
+    """The cache key of ``game``'s page as ``request`` would be shown it (module docstring).
+
+    A player's first look at the game is recorded first (``since.first_look``),
+    so the key names the page as it will be drawn.
+    """
+    user = request.user
+    seats_sql, extras_sql = _queries()
+    params = {
+        "user": user.pk if user.is_authenticated else None,
+        "game": game.pk,
+        "yes": True,
+        "active": Game.Status.ACTIVE,
+    }
+    seats = _fetch(seats_sql, params)
+    if user.is_authenticated and any(r[USER] == user.pk and r[SEEN] is None for r in seats):
+        since.first_look(game, user)
+        seats = _fetch(seats_sql, params)
+    extras = list(_fetch(extras_sql, params)[0])
+    # The menu's badge: the context processor takes it from here on a miss.
+    request.my_turn_count = extras[0]
+    named = {
+        "game": _row(game),
+        "seats": seats,
+        "viewer": _row(user) if user.is_authenticated else "anonymous",
+        "extras": extras,
+        "lang": translation.get_language(),
+        "tz": timezone.get_current_timezone_name(),
+        "path": request.get_full_path(),
+        "htmx": request.headers.get("HX-Request", ""),
+        "left": timeuntil(game.deadline) if game.deadline else "",
+        "today": str(timezone.localdate()),
+    }
+    blob = json.dumps(named, default=str, sort_keys=True)
+    return f"page:{game.pk}:{game.version}:{hashlib.sha256(blob.encode()).hexdigest()[:40]}"
+
+
+def serve(request, game: Game, render_page: Callable[[str | None], HttpResponse]):
+    """The page ``render_page`` draws, from the cache while it is unchanged.
+
+    ``render_page(csrf_token)`` renders the page with that CSRF token (None: the
+    request's own) and sets the response's ``request_id`` to the page's click id.
+    """
+    if game.status != Game.Status.ACTIVE or len(messages.get_messages(request)):
+        since.first_look(game, request.user)
+        return render_page(None)
+    key = page_key(request, game)
+    html = _get(key)
+    if html is not None and not settings.PAGE_CACHE_CHECK:
+        return _personal(request, html)
+    response = render_page(CSRF_MARK)
+    if response.status_code != 200:
+        return response
+    fresh = response.content.decode().replace(response.request_id, REQUEST_ID_MARK)
+    if html is not None and html != fresh:
+        diff = "\n".join(difflib.unified_diff(html.splitlines(), fresh.splitlines(), lineterm=""))
+        raise StalePage(f"the cached page of game {game.pk} differs from a fresh one:\n{diff}")
+    _set(key, fresh)
+    return _personal(request, fresh)
+
+
+def _personal(request, html: str) -> HttpResponse:
+    from uuid import uuid4
+
+    if CSRF_MARK in html:
+        html = html.replace(CSRF_MARK, get_token(request))
+    return HttpResponse(html.replace(REQUEST_ID_MARK, uuid4().hex))
+
+
+def _get(key: str) -> str | None:
+    try:
+        return cache.get(key)
+    except Exception:  # any backend: a cache that fails is a miss
+        logger.warning("page cache read failed", exc_info=True)
+        return None
+
+
+def _set(key: str, html: str) -> None:
+    try:
+        cache.set(key, html, TIMEOUT)
+    except Exception:  # the page is rendered already; losing the copy costs nothing
+        logger.warning("page cache write failed", exc_info=True)
