@@ -2,9 +2,9 @@
 
 Players reload and revisit a position far more often than it changes. A reload
 of an unchanged page should cost what it costs to learn that nothing changed:
-the game row, its seats and one small query, then a cache hit. Rendering the
-page (the board, the log, the header, the chat and the forms) happens once per
-change.
+the game row, one query for its seats and a few counts, then a cache hit.
+Rendering the page (the board, the log, the header, the chat and the forms)
+happens once per change.
 
 The key is a digest of every input of the page, read fresh on each request:
 
@@ -16,8 +16,9 @@ The key is a digest of every input of the page, read fresh on each request:
   vacations); ``Seat.last_seen`` is left out: it is written by the visits
   themselves and not shown;
 - the viewer's own row (name, language, time zone, staff) or "anonymous";
-- from one query (``_extras``): the viewer's number of games waiting for them
-  (the badge in the menu), the game's cancel votes, whether the viewer muted
+- counted in the same query as the seats (``_query``): the viewer's number of
+  games waiting for them (the badge in the menu), the game's cancel votes,
+  whether the viewer muted
   e-mail about the game, and the players whose chat the viewer muted. Votes
   and chat mutes are rows that are only ever added or deleted, never changed,
   so their count and highest id say whether the set changed;
@@ -82,7 +83,7 @@ def _columns(model, alias: str) -> list[str]:
 
 
 @functools.cache
-def _queries() -> tuple[str, str]:
+def _query() -> str:
     """Plain SQL, built once: compiling ORM queries would cost more than the rest of a hit."""
     from django.contrib.auth import get_user_model
 
@@ -98,25 +99,26 @@ def _queries() -> tuple[str, str]:
         ChatMute._meta.db_table,
     )
     columns = _columns(Seat, "s") + _columns(user, "u") + _columns(user, "t")
-    seats = (
-        f"SELECT {', '.join(columns)} FROM {seat} s JOIN {users} u ON u.id = s.user_id"
+    # Uncorrelated subqueries are computed once per query, not per seat row.
+    counts = [
+        f"(SELECT COUNT(*) FROM {seat} s2 JOIN {game} g ON g.id = s2.game_id"
+        f" WHERE s2.user_id = %(user)s AND s2.to_move = %(yes)s AND g.status = %(active)s)",
+        f"(SELECT COUNT(*) FROM {votes} WHERE game_id = %(game)s)",
+        f"(SELECT MAX(id) FROM {votes} WHERE game_id = %(game)s)",
+        f"(SELECT COUNT(*) FROM {mutes} WHERE user_id = %(user)s AND game_id = %(game)s)",
+        f"(SELECT COUNT(*) FROM {chat_mutes} WHERE user_id = %(user)s)",
+        f"(SELECT MAX(id) FROM {chat_mutes} WHERE user_id = %(user)s)",
+    ]
+    return (
+        f"SELECT {', '.join(counts + columns)} FROM {seat} s JOIN {users} u ON u.id = s.user_id"
         f" LEFT JOIN {users} t ON t.id = s.stood_in_for_id"
         f" WHERE s.game_id = %(game)s ORDER BY s.number, s.id"
     )
-    extras = (
-        f"SELECT (SELECT COUNT(*) FROM {seat} s JOIN {game} g ON g.id = s.game_id"
-        f"   WHERE s.user_id = %(user)s AND s.to_move = %(yes)s AND g.status = %(active)s),"
-        f" (SELECT COUNT(*) FROM {votes} WHERE game_id = %(game)s),"
-        f" (SELECT MAX(id) FROM {votes} WHERE game_id = %(game)s),"
-        f" (SELECT COUNT(*) FROM {mutes} WHERE user_id = %(user)s AND game_id = %(game)s),"
-        f" (SELECT COUNT(*) FROM {chat_mutes} WHERE user_id = %(user)s),"
-        f" (SELECT MAX(id) FROM {chat_mutes} WHERE user_id = %(user)s)"
-    )
-    return seats, extras
 
 
+COUNTS = 6  # the first columns of each row: the same counts on every row
 _SEAT_COLUMNS = [c.split(".")[1] for c in _columns(Seat, "s")]
-USER, SEEN = _SEAT_COLUMNS.index("user_id"), _SEAT_COLUMNS.index("seen_version")
+USER, SEEN = (COUNTS + _SEAT_COLUMNS.index(name) for name in ("user_id", "seen_version"))
 
 
 def _fetch(sql: str, params: dict) -> list[tuple]:
@@ -125,25 +127,28 @@ def _fetch(sql: str, params: dict) -> list[tuple]:
         return cursor.fetchall()
 
 
-def page_key(request, game: Game) -> str:
+def page_key(request, game: Game) -> str | None:
     """The cache key of ``game``'s page as ``request`` would be shown it (module docstring).
 
     A player's first look at the game is recorded first (``since.first_look``),
     so the key names the page as it will be drawn.
     """
     user = request.user
-    seats_sql, extras_sql = _queries()
+    sql = _query()
     params = {
         "user": user.pk if user.is_authenticated else None,
         "game": game.pk,
         "yes": True,
         "active": Game.Status.ACTIVE,
     }
-    seats = _fetch(seats_sql, params)
-    if user.is_authenticated and any(r[USER] == user.pk and r[SEEN] is None for r in seats):
+    rows = _fetch(sql, params)
+    if user.is_authenticated and any(r[USER] == user.pk and r[SEEN] is None for r in rows):
         since.first_look(game, user)
-        seats = _fetch(seats_sql, params)
-    extras = list(_fetch(extras_sql, params)[0])
+        rows = _fetch(sql, params)
+    if not rows:  # a running game always has a player; without one, nothing is cached
+        return None
+    extras = list(rows[0][:COUNTS])
+    seats = [row[COUNTS:] for row in rows]
     # The menu's badge: the context processor takes it from here on a miss.
     request.my_turn_count = extras[0]
     named = {
@@ -172,6 +177,8 @@ def serve(request, game: Game, render_page: Callable[[str | None], HttpResponse]
         since.first_look(game, request.user)
         return render_page(None)
     key = page_key(request, game)
+    if key is None:
+        return render_page(None)
     html = _get(key)
     if html is not None and not settings.PAGE_CACHE_CHECK:
         return _personal(request, html)
