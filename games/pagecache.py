@@ -19,9 +19,9 @@ The key is a digest of every input of the page, read fresh on each request:
 - counted in the same query as the seats (``_query``): the viewer's number of
   games waiting for them (the badge in the menu), the game's cancel votes,
   whether the viewer muted e-mail about the game, and the players whose chat
-  the viewer muted. Votes
-  and chat mutes are rows that are only ever added or deleted, never changed,
-  so their count and highest id say whether the set changed;
+  the viewer muted. Votes and chat mutes are rows that are only ever added or
+  deleted, never changed, so their count and highest id say whether the set
+  changed;
 - the language, the time zone, the full path (``?at``, ``?log=all``,
   ``?chat=all`` and the board's own parameters), and whether htmx asked;
 - what depends on the clock: the "time left" text as it would be drawn now,
