@@ -39,6 +39,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 
 from django.core.cache import cache
 from django.utils import translation
@@ -80,17 +81,46 @@ def key(part: str, context) -> str:
 
 
 def render(part: str, context, render_part) -> SafeString:
-    """``render_part(context)`` for this page, from the cache when it was rendered before."""
+    """``render_part(context)`` for this page, from the cache when it was rendered before,
+    in an element of its own (``#part-<name>``).
+
+    The digest of what was drawn goes to ``page.fragment_digests``; the poller
+    sends it back. When the browser already shows exactly this (``kept_parts``),
+    the answer is an empty element that htmx fills with the one it has
+    (``hx-preserve``): a refresh after a move the viewer cannot see (another
+    seat's secret plan) does not send the board again.
+    """
+    page = context["page"]
     fragment_key = key(part, context)
     html = _get(fragment_key)
     if html is None:
-        page = context["page"]
         with context.push(csrf_token=CSRF_MARK):
             html = str(render_part(context))
         # The click's id is new on every page: keep it out of what is shared.
         html = html.replace(page.request_id, REQUEST_ID_MARK)
         _set(fragment_key, html)
-    return mark_safe(_personal(html, context))
+    digest = hashlib.sha256(html.encode()).hexdigest()[:DIGEST_LENGTH]
+    page.fragment_digests[part] = digest
+    if (context.get("kept_parts") or {}).get(part) == digest:
+        return mark_safe(f'<div id="part-{part}" class="part" hx-preserve="true"></div>')
+    return mark_safe(f'<div id="part-{part}" class="part">{_personal(html, context)}</div>')
+
+
+DIGEST_LENGTH = 16
+KEPT = re.compile(f"[0-9a-f]{{{DIGEST_LENGTH}}}")
+
+
+def kept_parts(param: str) -> dict[str, str]:
+    """The parts a poller's page shows, from the ``k`` it sends back
+    (``board.log`` digests; anything malformed counts as nothing kept)."""
+    board, _, log = param.partition(".")
+    return {part: d for part, d in (("board", board), ("log", log)) if KEPT.fullmatch(d)}
+
+
+def kept_param(page) -> str:
+    """What the poller sends back: the digests of the parts the page shows."""
+    digests = page.fragment_digests
+    return f"{digests.get('board', '')}.{digests.get('log', '')}"
 
 
 def _personal(html: str, context) -> str:

@@ -34,6 +34,8 @@ class BoardPage:
     stood_in: bool = False  # a computer player holds the viewer's seat: they may take it back
     # New on every render: a retried click (cut connection) sends the same id again.
     request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    # What each cached part drew (games.fragments), for the poller to send back.
+    fragment_digests: dict[str, str] = field(default_factory=dict)
 
     # Both are drawn only inside the cached fragments (games.fragments): worked
     # out when a fragment is rendered, never for one served from the cache.

@@ -19,7 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from moderation.reports import visible_chat
 from notify import presence
 
-from . import pagecache, paging, play, record, registry, since
+from . import fragments, pagecache, paging, play, record, registry, since
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
 from .pages import board_page, chat_window
@@ -228,7 +228,7 @@ def _option_labels(game) -> list[tuple[str, str]]:
     return shown
 
 
-def _board_context(request, game, at=None, error="", notice="", chat_kept=False):
+def _board_context(request, game, at=None, error="", notice="", chat_kept=False, kept=None):
     page = board_page(game, request.user, at=at, error=error, notice=notice)
     kind = game.kind_info
     return {
@@ -240,6 +240,8 @@ def _board_context(request, game, at=None, error="", notice="", chat_kept=False)
         # chat_kept: the poller has the latest lines, htmx keeps them (hx-preserve)
         **({"chat": (), "chat_kept": True} if chat_kept else _chat_context(request, game)),
         "chat_max": settings.CHAT_MAX_LENGTH,
+        # the parts the poller's page shows already (games.fragments)
+        "kept_parts": kept or {},
     }
 
 
@@ -256,14 +258,17 @@ def board(request, game):
     return response
 
 
-def _board_response(request, game, chat_kept=False):
+def _board_response(request, game, chat_kept=False, kept=None):
     if not game.was_played:
         return _not_found(request)
     try:
         at = _at(request, game)
     except BadPosition:
         return _bad_position(request, game)
-    context = _board_context(request, game, at, chat_kept=chat_kept and bool(request.htmx))
+    htmx = bool(request.htmx)
+    context = _board_context(
+        request, game, at, chat_kept=chat_kept and htmx, kept=kept if htmx else None
+    )
     return render(request, "games/game.html#board-area", context)
 
 
@@ -287,8 +292,14 @@ def poll(request, game):
         return HttpResponseClientRefresh()
     if seen is not None and seen[0] == game.version and request.htmx:
         return _chat_update(request, game)
-    # The poller's chat lines are still the latest ones: they stay out of the answer.
-    return _board_response(request, game, chat_kept=seen is not None and seen[1] == game.chat_count)
+    # The poller's chat lines are still the latest ones: they stay out of the answer,
+    # and so do the board and the log when they are drawn as the poller has them.
+    return _board_response(
+        request,
+        game,
+        chat_kept=seen is not None and seen[1] == game.chat_count,
+        kept=fragments.kept_parts(request.GET.get("k", "")),
+    )
 
 
 def _chat_context(request, game) -> dict:
@@ -298,7 +309,14 @@ def _chat_context(request, game) -> dict:
 
 def _chat_update(request, game):
     """New chat lines swapped in beside the board (out of band), with the next poll."""
-    context = {"game": game, **_chat_context(request, game), "oob": True}
+    kept = fragments.kept_parts(request.GET.get("k", ""))
+    context = {
+        "game": game,
+        **_chat_context(request, game),
+        "oob": True,
+        # the next poll still names the board and the log the page shows
+        "kept": f"{kept.get('board', '')}.{kept.get('log', '')}",
+    }
     response = render(request, "games/game.html#chat-update", context)
     response["HX-Reswap"] = "none"
     return response

@@ -58,6 +58,12 @@ class FragmentNode(template.Node):
         return fragments.render(self.part, context, self.nodelist.render)
 
 
+@register.simple_tag
+def kept_param(page) -> str:
+    """The digests of the page's cached parts, for the poller to send back."""
+    return fragments.kept_param(page)
+
+
 @register.tag("fragment")
 def fragment(parser, token):
     """``{% fragment "board" %}...{% endfragment %}``: rendered once per position and

@@ -34,3 +34,24 @@ def test_chat_and_moves_arrive_without_a_reload(login, live_server):
     assert page.get_by_text("Hello from the other side.").count() == 1
     assert page.input_value("#chat-text") == "half a thought"
     assert page.locator("#game-poll").count() == 1
+
+
+def test_a_step_the_viewer_cannot_see_leaves_their_board_in_place(login, live_server):
+    from tal.engine import ENGINE
+    from tests.tal_web.conftest import seat_user, to_planning
+
+    game = running_game("tal", [UserFactory(display_name="Ada"), UserFactory(display_name="Ben")])
+    state = to_planning(game)
+    planner, watcher = sorted(ENGINE.active_seats(state))[:2]
+    page = login(seat_user(game, watcher))
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    page.evaluate("document.getElementById('board-area').dataset.stale = '1'")
+    page.evaluate("document.getElementById('part-board').dataset.kept = '1'")
+    step = next(a for a in ENGINE.legal_actions(state, planner) if a["type"] == "plan")
+    play.act(game.pk, seat_user(game, planner), step, None)
+    page.wait_for_selector("#board-area:not([data-stale])", timeout=12_000)
+    # the area was refreshed around the page's own board, which is still shown
+    assert page.evaluate("document.getElementById('part-board').dataset.kept") == "1"
+    assert page.locator("#part-board .tal-valley").count() == 1
+    assert page.locator(".tal-valley").first.is_visible()
+    assert page.locator("#game-poll").count() == 1

@@ -44,7 +44,23 @@ def test_a_move_sends_the_new_board_and_chat_together(client, started):
     body = client.get(url, headers=HTMX).content.decode()
     assert body.lstrip().startswith('<div id="board-area"')
     assert "adds 2." in body and "My move." in body
+    # the log changed and is sent; this test game's board draws nothing, so the page keeps its own
+    assert '<div id="part-log" class="part">' in body
+    assert '<div id="part-board" class="part" hx-preserve="true"></div>' in body
     assert client.get(poll_url(body), headers=HTMX).status_code == 204
+
+
+def test_a_poll_that_names_parts_it_does_not_have_gets_them_all(client, started):
+    game, first, second = started
+    client.force_login(second)
+    client.get(f"/g/{game.pk}/")
+    play.act(game.pk, first, {"type": "add", "n": 2}, None)
+    for junk in ("0123456789abcdef.0123456789abcdef", "<script>", "." * 500, "zz.zz"):
+        body = client.get(
+            f"/g/{game.pk}/poll", {"v": 0, "c": 0, "k": junk}, headers=HTMX
+        ).content.decode()
+        assert '<div id="part-log" class="part">' in body and "adds 2." in body
+        assert '<div id="part-board" class="part">' in body and "<script>" not in body
 
 
 def test_a_move_leaves_the_chat_the_poller_has_out_of_the_answer(client, started):

@@ -1,3 +1,5 @@
+import random
+
 import pytest
 
 from tests.factories import running_game
@@ -15,3 +17,22 @@ def tal_game(users):
 
 def seat_user(game, number):
     return game.seats.get(number=number).user
+
+
+def to_planning(game):
+    """Plays ``game`` on (a bot for every seat) until its players write their plans."""
+    from games import play, replay
+    from tal.engine import ENGINE
+
+    from . import bot
+
+    rng = random.Random(2)
+    for _ in range(400):
+        game.refresh_from_db()
+        state = replay.current_state(game)
+        if state.phase == "plan":
+            return state
+        seat = sorted(ENGINE.active_seats(state))[0]
+        action = bot.choose(state, seat, ENGINE.legal_actions(state, seat), rng)
+        play.act(game.pk, seat_user(game, seat), action, None)
+    pytest.fail("no planning phase within 400 actions")
