@@ -252,7 +252,7 @@ def _finish(game: Game, result: dict, status: str = Game.Status.FINISHED) -> Non
     game.deadline = None
     game.paused_remaining = None
     game.save()
-    game.seats.update(to_move=False, to_move_since=None)
+    game.seats.update(to_move=False, to_move_since=None, ended_at=game.finished_at)
     signals.game_finished.send(sender=Game, game=game)
 
 
@@ -657,6 +657,8 @@ def abort(game_id: int, reason: dict) -> Game:
             game.status = Game.Status.ABORTED
             game.result = {"winners": [], "ranking": [], "reason": reason, "details": {}}
             game.save(update_fields=["status", "result", "version"])
+            # Never started, so no finished_at: the seats still leave the running games.
+            game.seats.update(ended_at=timezone.now())
         elif game.status == Game.Status.ACTIVE:
             result = {"winners": [], "ranking": [], "reason": reason, "details": {"aborted": True}}
             _finish(game, result, Game.Status.ABORTED)
