@@ -22,7 +22,7 @@ from botplay import accounts as bot_accounts
 from enginekit import N_, IllegalAction, msg
 
 from . import replay, signals, since, text
-from .models import ChatMessage, Game, Move, Seat
+from .models import TRUE, ChatMessage, Game, Move, Seat
 from .pages import view_token
 
 logger = logging.getLogger(__name__)
@@ -736,7 +736,7 @@ def _encodable(text: str) -> bool:
 def next_game_for(user) -> Game | None:
     """The running game that has waited longest for ``user`` to move."""
     seat = (
-        Seat.objects.filter(user=user, to_move=True, game__status=Game.Status.ACTIVE)
+        Seat.objects.filter(user=user, to_move=TRUE, game__status=Game.Status.ACTIVE)
         .order_by("to_move_since", "game_id")
         .select_related("game")
         .first()
