@@ -202,3 +202,26 @@ def test_the_archive_of_my_games_is_newest_first_and_pages(client, count_kind):
     everyone = client.get("/archive/").content.decode()
     mine = [f"Game {n}" for n in range(32, -1, -1) if n % 2 == 0]
     assert _titles(everyone) == ["Game 0", *mine]
+
+
+def test_the_migration_fills_in_when_the_games_already_over_ended(count_kind):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0011_seat_ended_at")
+    players = [UserFactory(), UserFactory(), UserFactory()]
+    running = new_game(count_kind, players[:2])
+    _resign(new_game(count_kind, players[1:]))
+    _cancel(new_game(count_kind, players[::2]))
+    waiting = play.create_game(
+        players[0], count_kind, title="Waiting", players=3, options={}, time_limit_days=3,
+        private=False,
+    )  # fmt: skip
+    play.join(waiting.pk, players[1])
+    _moderator_abort(waiting)
+    Seat.objects.update(ended_at=None)  # as they were before the column
+    migration.fill_ended_at(apps, None)
+    assert_seats_in_sync()
+    assert Seat.objects.filter(ended_at__isnull=False).count() == 6
+    assert not running.seats.filter(ended_at__isnull=False).exists()
