@@ -7,7 +7,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
-from django.db.models import Q, prefetch_related_objects
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
@@ -19,9 +18,9 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from moderation.reports import visible_chat
 from notify import presence
 
-from . import paging, play, record, registry, since
+from . import lists, paging, play, record, registry, since
 from .forms import NewGameForm
-from .models import FALSE, Game, Receipt, Seat
+from .models import Game, Receipt, Seat
 from .pages import board_page, chat_window
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -54,42 +53,13 @@ def new_game(request, kind):
 
 @login_required
 def my_games(request):
-    user = request.user
-    # Each query walks an index on the seat (seat_user_ended, the stood_in_for key) and
-    # reads only the rows it shows, however many games the player has finished: the
-    # running seats (ended_at is None) with the few a computer holds for the player (they
-    # timed out; such a seat is still theirs to take back), and the 20 latest finished.
-    current = (
-        Seat.objects.filter(Q(user=user, ended_at=None) | Q(stood_in_for=user))
-        .select_related("game")
-        .order_by("-to_move", "to_move_since", "-game__created_at")
-    )
-    current = list(current)
-    seats = [seat for seat in current if seat.ended_at is None]
-    # Aborted games stay here too, once they had a board: their history is worth keeping.
-    finished = list(
-        Seat.objects.filter(user=user, ended_at__isnull=False, game__started_at__isnull=False)
-        .select_related("game")
-        .order_by("-ended_at")[:20]
-    )
-    finished += [s for s in current if s.ended_at is not None and s.game.started_at is not None]
-    finished = sorted(finished, key=lambda seat: seat.ended_at, reverse=True)[:20]
-    prefetch_related_objects([seat.game for seat in seats + finished], "seats__user")
+    seats, finished = lists.my_seats(request.user)
     return render(request, "lobby/my_games.html", {"seats": seats, "finished": finished})
 
 
 def archive(request):
-    # Every game that ended after its start, and only such a game, has a finished_at:
-    # filtering on it alone (not on the status) leaves the database one index,
-    # game_archive, to walk newest first instead of sorting every finished game.
-    games = Game.objects.filter(finished_at__isnull=False, started_at__isnull=False)
-    if request.GET.get("mine") and request.user.is_authenticated:
-        # The player's seats in that order (seat_user_ended), each joined to its game.
-        games = games.filter(seats__user=request.user, seats__ended_at__isnull=False)
-        games = games.order_by("-seats__ended_at")
-    else:
-        games = games.filter(private=FALSE).order_by("-finished_at")
-    games = games.prefetch_related("seats__user")
+    mine = request.GET.get("mine") and request.user.is_authenticated
+    games = lists.finished_games(request.user if mine else None)
     page = paging.page_of(games, 30, request.GET.get("page"))
     return render(request, "lobby/archive.html", {"page": page})
 
