@@ -115,6 +115,17 @@ class Rematch(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        # "My games" lists the pending offers, newest first: it walks these and looks
+        # each one's game up among the player's seats, instead of reading all their seats.
+        indexes = [
+            models.Index(
+                fields=["created_at"],
+                name="rematch_pending",
+                condition=models.Q(status="pending"),
+            )
+        ]
+
     def __str__(self) -> str:
         return f"rematch of {self.game_id}"
 

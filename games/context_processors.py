@@ -1,4 +1,4 @@
-from .models import Game, Seat
+from .models import TRUE, Game, Seat
 
 
 def turn_count(request):
@@ -7,5 +7,7 @@ def turn_count(request):
         return {}
     if hasattr(request, "my_turn_count"):  # counted already for the page cache's key
         return {"my_turn_count": request.my_turn_count}
-    count = Seat.objects.filter(user=user, to_move=True, game__status=Game.Status.ACTIVE).count()
+    # On the seat_user_to_move index: the seats to move, not every seat the player ever had.
+    seats = Seat.objects.filter(user=user, to_move=TRUE, game__status=Game.Status.ACTIVE)
+    count = seats.count()
     return {"my_turn_count": count}

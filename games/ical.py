@@ -65,8 +65,9 @@ def build(user) -> bytes:
     host = urlsplit(settings.SITE_URL).hostname or "localhost"
     now = timezone.now()
     seats = (
+        # ended_at=None: the running seats on seat_user_ended, not every game ever played.
         Seat.objects.filter(
-            user=user, game__status=Game.Status.ACTIVE, game__deadline__isnull=False
+            user=user, ended_at=None, game__status=Game.Status.ACTIVE, game__deadline__isnull=False
         )
         .select_related("game")
         .order_by("game__deadline", "game_id")

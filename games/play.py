@@ -22,7 +22,7 @@ from botplay import accounts as bot_accounts
 from enginekit import N_, IllegalAction, msg
 
 from . import replay, signals, since, text
-from .models import ChatMessage, Game, Move, Seat
+from .models import TRUE, ChatMessage, Game, Move, Seat
 from .pages import view_token
 
 logger = logging.getLogger(__name__)
@@ -252,7 +252,7 @@ def _finish(game: Game, result: dict, status: str = Game.Status.FINISHED) -> Non
     game.deadline = None
     game.paused_remaining = None
     game.save()
-    game.seats.update(to_move=False, to_move_since=None)
+    game.seats.update(to_move=False, to_move_since=None, ended_at=game.finished_at)
     signals.game_finished.send(sender=Game, game=game)
 
 
@@ -657,6 +657,8 @@ def abort(game_id: int, reason: dict) -> Game:
             game.status = Game.Status.ABORTED
             game.result = {"winners": [], "ranking": [], "reason": reason, "details": {}}
             game.save(update_fields=["status", "result", "version"])
+            # Never started, so no finished_at: the seats still leave the running games.
+            game.seats.update(ended_at=timezone.now())
         elif game.status == Game.Status.ACTIVE:
             result = {"winners": [], "ranking": [], "reason": reason, "details": {"aborted": True}}
             _finish(game, result, Game.Status.ABORTED)
@@ -734,7 +736,7 @@ def _encodable(text: str) -> bool:
 def next_game_for(user) -> Game | None:
     """The running game that has waited longest for ``user`` to move."""
     seat = (
-        Seat.objects.filter(user=user, to_move=True, game__status=Game.Status.ACTIVE)
+        Seat.objects.filter(user=user, to_move=TRUE, game__status=Game.Status.ACTIVE)
         .order_by("to_move_since", "game_id")
         .select_related("game")
         .first()

@@ -7,7 +7,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
@@ -19,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from moderation.reports import visible_chat
 from notify import presence
 
-from . import fragments, pagecache, paging, play, record, registry, since
+from . import fragments, lists, pagecache, paging, play, record, registry, since
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
 from .pages import board_page, chat_window
@@ -54,34 +53,14 @@ def new_game(request, kind):
 
 @login_required
 def my_games(request):
-    over = [Game.Status.FINISHED, Game.Status.ABORTED]
-    # A seat a computer player holds for them (they timed out) is still theirs to take back.
-    mine = Seat.objects.filter(Q(user=request.user) | Q(stood_in_for=request.user))
-    mine = mine.select_related("game")
-    mine = mine.prefetch_related("game__seats__user")
-    seats = mine.exclude(game__status__in=over).order_by(
-        "-to_move", "to_move_since", "-game__created_at"
-    )
-    # Aborted games stay here too, once they had a board: their history is worth keeping.
-    finished = mine.filter(game__status__in=over, game__started_at__isnull=False).order_by(
-        "-game__finished_at"
-    )[:20]
+    seats, finished = lists.my_seats(request.user)
     return render(request, "lobby/my_games.html", {"seats": seats, "finished": finished})
 
 
 def archive(request):
-    # finished_at: every game that ended after its start has one; saying so
-    # lets the database walk the archive index (newest first) instead of sorting.
-    over = Game.objects.filter(
-        status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
-        started_at__isnull=False,
-        finished_at__isnull=False,
-    )
-    games = over.filter(private=False)
-    if request.GET.get("mine") and request.user.is_authenticated:
-        games = over.filter(seats__user=request.user)
-    games = games.prefetch_related("seats__user")
-    page = paging.page_of(games.order_by("-finished_at"), 30, request.GET.get("page"))
+    mine = request.GET.get("mine") and request.user.is_authenticated
+    games = lists.finished_games(request.user if mine else None)
+    page = paging.page_of(games, 30, request.GET.get("page"))
     return render(request, "lobby/archive.html", {"page": page})
 
 

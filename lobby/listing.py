@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import registry
 from games.forms import days_label
-from games.models import Game
+from games.models import FALSE, Game
 
 WATCH_PER_PAGE = 20
 
@@ -96,7 +96,7 @@ class LobbyFilter(forms.Form):
 
 
 def open_games(chosen: LobbyFilter) -> QuerySet:
-    games = Game.objects.filter(status=Game.Status.OPEN, private=False)
+    games = Game.objects.filter(status=Game.Status.OPEN, private=FALSE)
     return chosen.apply(games).prefetch_related("seats__user").order_by("-created_at")[:50]
 
 
@@ -104,7 +104,7 @@ def substitute_games() -> QuerySet:
     return (
         Game.objects.filter(
             status=Game.Status.ACTIVE,
-            private=False,
+            private=FALSE,
             timeout_policy=Game.TimeoutPolicy.SUBSTITUTE,
         )
         .annotate(taken=Count("seats"))
@@ -117,6 +117,6 @@ def substitute_games() -> QuerySet:
 def games_to_watch(chosen: LobbyFilter, page_number) -> Page:
     """Running public games, the one with the latest move first (``last_move_at``,
     kept on the game row, so the list reads no moves and follows an index)."""
-    games = chosen.apply(Game.objects.filter(status=Game.Status.ACTIVE, private=False))
+    games = chosen.apply(Game.objects.filter(status=Game.Status.ACTIVE, private=FALSE))
     games = games.prefetch_related("seats__user").order_by("-last_move_at", "-pk")
     return Paginator(games, WATCH_PER_PAGE).get_page(page_number)

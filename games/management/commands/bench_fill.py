@@ -147,8 +147,10 @@ class Command(BaseCommand):
                         second = pool[(i + 1) % len(pool)]
                     if me is not None and i % opts["every"] == 0:
                         second = me
-                    seats.append(Seat(game=game, user=first, number=0))
-                    seats.append(Seat(game=game, user=second, number=1))
+                    for number, user in enumerate((first, second)):
+                        seats.append(
+                            Seat(game=game, user=user, number=number, ended_at=game.finished_at)
+                        )
                     for number in range(1, game.move_count + 1):
                         rows.append(move_row(game.pk, number))
                 Seat.objects.bulk_create(seats, batch_size=BATCH)

@@ -1,0 +1,55 @@
+"""A player's lists of games and the archive, each read along one index, so that a page
+costs the same however many games the site and the player have (docs/performance.md)."""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet, prefetch_related_objects
+
+from .models import FALSE, Game, Seat
+
+MY_FINISHED = 20
+
+
+def my_seats(user) -> tuple[list[Seat], list[Seat]]:
+    """``user``'s seats in running games (their turn first, then the longest waiting, then
+    the newest game) and in the latest finished ones (newest first), each with its game,
+    the game's seats and their players.
+
+    A seat a computer player holds for ``user`` (they timed out) counts as theirs: they may
+    take it back while the game runs. Aborted games count as finished once they had a
+    board: their history is worth keeping.
+    """
+    # Both queries walk seat_user_ended (the few stood-in seats, the stood_in_for key):
+    # the running seats (ended_at is None), and the finished ones newest first, stopping
+    # after MY_FINISHED, not reading every game the player has finished.
+    current = list(
+        Seat.objects.filter(Q(user=user, ended_at=None) | Q(stood_in_for=user))
+        .select_related("game")
+        .order_by("-to_move", "to_move_since", "-game__created_at")
+    )
+    running = [seat for seat in current if seat.ended_at is None]
+    finished = list(
+        Seat.objects.filter(user=user, ended_at__isnull=False, game__started_at__isnull=False)
+        .select_related("game")
+        .order_by("-ended_at")[:MY_FINISHED]
+    )
+    finished += [s for s in current if s.ended_at is not None and s.game.started_at is not None]
+    finished = sorted(finished, key=lambda seat: seat.ended_at, reverse=True)[:MY_FINISHED]
+    prefetch_related_objects([seat.game for seat in running + finished], "seats__user")
+    return running, finished
+
+
+def finished_games(player=None) -> QuerySet[Game]:
+    """The archive, newest first: the public games that ended after their start, or
+    (``player``) every such game of ``player``'s, private ones included."""
+    # Every game that ended after its start, and only such a game, has a finished_at:
+    # filtering on it (not on the status) leaves the database one index, game_archive,
+    # to walk newest first instead of sorting every finished game.
+    games = Game.objects.filter(finished_at__isnull=False, started_at__isnull=False)
+    if player is not None:
+        # The player's seats in that order (seat_user_ended), each joined to its game.
+        games = games.filter(seats__user=player, seats__ended_at__isnull=False)
+        games = games.order_by("-seats__ended_at")
+    else:
+        games = games.filter(private=FALSE).order_by("-finished_at")
+    return games.prefetch_related("seats__user")

@@ -1,0 +1,227 @@
+"""A player's own lists (my games, the archive's "mine") read the seat's copy of when
+its game ended (``Seat.ended_at``): that copy follows the game through every way a game
+ends, and the lists stay what they were: the running games with the player's turn
+first, the finished ones newest first, paged."""
+
+import re
+from datetime import timedelta
+
+import pytest
+import time_machine
+
+from community import cancel
+from games import deadlines, play, registry
+from games.models import Game, Seat
+from moderation import actions
+from tests.factories import UserFactory
+from tests.moderation.admin_helpers import moderator
+
+from .clock import START, mover, new_game
+
+pytestmark = pytest.mark.django_db
+
+OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+def assert_seats_in_sync() -> None:
+    """Every seat's ended_at says whether, and when, its game ended."""
+    for seat in Seat.objects.select_related("game"):
+        game = seat.game
+        if game.status not in OVER:
+            assert seat.ended_at is None, (game.title, game.status)
+        elif game.finished_at is not None:
+            assert seat.ended_at == game.finished_at, (game.title, game.status)
+        else:  # stopped before it started
+            assert game.started_at is None and seat.ended_at is not None, game.title
+
+
+def _count_to_ten(game):
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            return
+        user = mover(game)
+        play.act(game.pk, user, {"type": "add", "n": 2}, None)
+        game.refresh_from_db()
+        if game.status == Game.Status.ACTIVE:
+            play.act(game.pk, user, {"type": "end"}, None)
+
+
+def _resign(game):
+    play.resign(game.pk, mover(game))
+
+
+def _time_out(game):
+    game.refresh_from_db()
+    with time_machine.travel(game.deadline + timedelta(minutes=1), tick=False):
+        assert play.time_out(game.pk, game.deadline) in ("lost", "aborted")
+
+
+def _cancel(game):
+    for seat in game.seats.all():
+        cancel.vote(game.pk, seat.user, True)
+
+
+def _moderator_abort(game):
+    actions.abort_game(moderator(), game, "Spam")
+
+
+ENDINGS = {
+    "played to the end": (_count_to_ten, {}, Game.Status.FINISHED),
+    "resigned": (_resign, {}, Game.Status.FINISHED),
+    "timed out": (_time_out, {}, Game.Status.FINISHED),
+    "timed out, abort policy": (
+        _time_out,
+        {"timeout_policy": Game.TimeoutPolicy.ABORT},
+        Game.Status.ABORTED,
+    ),
+    "cancelled by agreement": (_cancel, {}, Game.Status.ABORTED),
+    "aborted by a moderator": (_moderator_abort, {}, Game.Status.ABORTED),
+}
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+def test_the_seats_learn_when_their_game_ends(count_kind, ending):
+    end, options, status = ENDINGS[ending]
+    with time_machine.travel(START, tick=True):
+        players = [UserFactory(), UserFactory(), UserFactory()]
+        game = new_game(count_kind, players, **options)
+        other = new_game(count_kind, players[:2])
+        assert_seats_in_sync()
+        end(game)
+    game.refresh_from_db()
+    assert game.status == status
+    assert_seats_in_sync()
+    assert set(Seat.objects.filter(ended_at=game.finished_at)) == set(game.seats.all())
+    assert not other.seats.filter(ended_at__isnull=False).exists()
+
+
+def test_a_game_stopped_before_its_start_leaves_the_running_games(client, count_kind):
+    alice, bob = UserFactory(), UserFactory()
+    waiting = play.create_game(
+        alice, count_kind, title="Never started", players=3, options={}, time_limit_days=3,
+        private=False,
+    )  # fmt: skip
+    play.join(waiting.pk, bob)
+    client.force_login(alice)
+    assert "Never started" in client.get("/my/").content.decode()
+    _moderator_abort(waiting)
+    assert_seats_in_sync()
+    # Not running any more, and without a board it is in no list of finished games.
+    assert "Never started" not in client.get("/my/").content.decode()
+    assert "Never started" not in client.get("/archive/?mine=1").content.decode()
+
+
+def test_a_seat_a_computer_took_over_ends_with_its_game(client, django_capture_on_commit_callbacks):
+    hanna, otto = UserFactory(), UserFactory()
+    game = play.create_game(
+        hanna, registry.get("siam"), title="Stand-in", players=2, options={}, time_limit_days=3,
+        private=True, timeout_policy=Game.TimeoutPolicy.STAND_IN,
+    )  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        play.join(game.pk, otto)
+    game.refresh_from_db()
+    late = game.seats.get(to_move=True).user
+    stays = hanna if late == otto else otto
+    with (
+        time_machine.travel(game.deadline + timedelta(minutes=1), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        assert deadlines.sweep()["timed_out"] == 1
+    client.force_login(late)
+    assert "Stand-in" in client.get("/my/").content.decode()
+    play.resign(game.pk, stays)
+    assert_seats_in_sync()
+    # The late player still finds the game among their finished ones.
+    page = client.get("/my/").content.decode()
+    finished = page[page.index("finished-games") :]
+    assert "Stand-in" in finished and "take it back" not in page
+
+
+def _finished_games(count_kind, me, opponent, count, start=START):
+    """``count`` finished games of ``me``, one a day, titles "Game 0", "Game 1", ..."""
+    games = []
+    for n in range(count):
+        with time_machine.travel(start + timedelta(days=n), tick=False):
+            game = play.create_game(
+                me, count_kind, title=f"Game {n}", players=2, options={}, time_limit_days=3,
+                private=n % 2 == 1,
+            )  # fmt: skip
+            play.join(game.pk, opponent)
+            play.resign(game.pk, me if n % 3 else opponent)
+        games.append(game)
+    return games
+
+
+def _titles(html: str) -> list[str]:
+    return re.findall(r">(Game \d+|Running \d+)</a>", html)
+
+
+def test_my_games_lists_the_running_games_my_turn_first_and_the_latest_finished(client, count_kind):
+    me, opponent = UserFactory(), UserFactory()
+    _finished_games(count_kind, me, opponent, 23)
+    # Someone else's finished games are none of mine.
+    _finished_games(count_kind, opponent, UserFactory(), 2, START + timedelta(days=40))
+    running = []
+    for n in range(3):
+        with time_machine.travel(START + timedelta(days=50 + n), tick=False):
+            game = play.create_game(
+                me, count_kind, title=f"Running {n}", players=2, options={}, time_limit_days=3,
+                private=False,
+            )  # fmt: skip
+            play.join(game.pk, opponent)
+        running.append(game)
+    turns = {game.title: game.seats.get(user=me).to_move for game in running}
+    client.force_login(me)
+    page = client.get("/my/").content.decode()
+    current, finished = page.split("finished-games")
+    shown = _titles(current)
+    assert sorted(shown) == sorted(turns)
+    # My turn first; among equals the longest waiting, then the newest.
+    assert [turns[title] for title in shown] == sorted(turns.values(), reverse=True)
+    # The 20 latest finished games, newest first.
+    assert _titles(finished) == [f"Game {n}" for n in range(22, 2, -1)]
+
+
+def test_the_archive_of_my_games_is_newest_first_and_pages(client, count_kind):
+    me, opponent = UserFactory(), UserFactory()
+    _finished_games(count_kind, me, opponent, 33)
+    _finished_games(count_kind, opponent, UserFactory(), 2, START + timedelta(days=40))
+    play.create_game(
+        me, count_kind, title="Game 99", players=2, options={}, time_limit_days=3, private=False
+    )
+    client.force_login(me)
+    first = client.get("/archive/?mine=1").content.decode()
+    # Private games are mine to see here.
+    assert _titles(first) == [f"Game {n}" for n in range(32, 2, -1)]
+    assert "?page=2&amp;mine=1" in first
+    second = client.get("/archive/?page=2&mine=1").content.decode()
+    assert _titles(second) == ["Game 2", "Game 1", "Game 0"]
+    assert "?page=3" not in second
+    # The public archive: everyone's public finished games, newest first.
+    everyone = client.get("/archive/").content.decode()
+    mine = [f"Game {n}" for n in range(32, -1, -1) if n % 2 == 0]
+    assert _titles(everyone) == ["Game 0", *mine]
+
+
+def test_the_migration_fills_in_when_the_games_already_over_ended(count_kind):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0011_seat_ended_at")
+    players = [UserFactory(), UserFactory(), UserFactory()]
+    running = new_game(count_kind, players[:2])
+    _resign(new_game(count_kind, players[1:]))
+    _cancel(new_game(count_kind, players[::2]))
+    waiting = play.create_game(
+        players[0], count_kind, title="Waiting", players=3, options={}, time_limit_days=3,
+        private=False,
+    )  # fmt: skip
+    play.join(waiting.pk, players[1])
+    _moderator_abort(waiting)
+    Seat.objects.update(ended_at=None)  # as they were before the column
+    migration.fill_ended_at(apps, None)
+    assert_seats_in_sync()
+    assert Seat.objects.filter(ended_at__isnull=False).count() == 6
+    assert not running.seats.filter(ended_at__isnull=False).exists()
