@@ -72,7 +72,7 @@ def test_board_actions_are_found_by_type_and_fields():
         {"type": "add", "n": 2},
         {"type": "add", "n": 1, "x": 0},
     ]
-    view = {"actions": [{"action": a, "label": "x"} for a in actions]}
+    view = {"actions": [{"action": a, "label": {"key": "x"}} for a in actions]}
     acts = BoardActions(view, {})
     assert [e["index"] for e in acts.all(type="add", n=1)] == [0, 3]
     assert [e["index"] for e in acts.all(n=1)] == [0, 3]
