@@ -32,9 +32,15 @@ class BoardActions:
                     "type": action.get("type"),
                 }
             )
+        # A board asks for the actions of one type many times over (one site,
+        # one figure...): each question scans that type's entries only.
+        self.by_type: dict[Any, list[dict[str, Any]]] = {}
+        for e in self.entries:
+            self.by_type.setdefault(e["type"], []).append(e)
 
     def all(self, **match: Any) -> list[dict]:
-        return [e for e in self.entries if all(e["action"].get(k) == v for k, v in match.items())]
+        entries = self.by_type.get(match.pop("type"), []) if "type" in match else self.entries
+        return [e for e in entries if all(e["action"].get(k) == v for k, v in match.items())]
 
     def find(self, **match: Any) -> dict | None:
         found = self.all(**match)

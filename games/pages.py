@@ -86,8 +86,15 @@ def view_token(view: dict[str, Any]) -> str:
 
 
 def board_page(
-    game: Game, user, at: int | None = None, error: str = "", notice: str = ""
+    game: Game,
+    user,
+    at: int | None = None,
+    error: str = "",
+    notice: str = "",
+    state: Any = None,
 ) -> BoardPage:
+    """``state``: the game's latest state, when the caller has it at hand (the
+    answer to a move); it must be the state after ``game.move_count`` moves."""
     seats = list(game.seats.select_related("user", "stood_in_for").order_by("number"))
     seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     viewer = seat.number if seat is not None else None
@@ -96,7 +103,8 @@ def board_page(
     if history:
         state = replay.state_at(game, at)
     else:
-        state = replay.current_state(game)
+        if state is None:
+            state = replay.current_state(game)
         at = game.move_count
     view = engine.view(state, viewer)
     token = view_token(view)

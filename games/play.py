@@ -287,7 +287,11 @@ def _check_seen(game: Game, seat: Seat, state: Any, seen: int | str | None) -> N
 
 
 def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
-    """Apply one action by ``user``; the move log gains exactly one row or nothing."""
+    """Apply one action by ``user``; the move log gains exactly one row or nothing.
+
+    The game returned carries ``played_state``, its state after the action (and any
+    forced moves): the answer to the move draws it without rebuilding it.
+    """
     with transaction.atomic():
         game = _locked(game_id)
         seats = list(game.seats.select_related("user"))
@@ -329,6 +333,7 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
             # replay that passes this position writes it.
             transaction.on_commit(lambda: replay.save_snapshot(game, count, number, state))
         transaction.on_commit(lambda: replay.store(game, number, count, state))
+    game.played_state = state
     return game
 
 

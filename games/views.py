@@ -207,8 +207,10 @@ def _option_labels(game) -> list[tuple[str, str]]:
     return shown
 
 
-def _board_context(request, game, at=None, error="", notice="", chat_kept=False, kept=None):
-    page = board_page(game, request.user, at=at, error=error, notice=notice)
+def _board_context(
+    request, game, at=None, error="", notice="", chat_kept=False, kept=None, state=None
+):
+    page = board_page(game, request.user, at=at, error=error, notice=notice, state=state)
     kind = game.kind_info
     return {
         "game": game,
@@ -343,10 +345,18 @@ def _seen_version(data) -> int | str | None:
 RECORDED = gettext_lazy("Your earlier request had already arrived and was recorded.")
 
 
-def _answer(request, game, error: play.PlayError | None = None, notice: str = ""):
-    """Answer a game request: JSON for API clients, the board for HTMX and pages."""
+def _answer(request, game, error: play.PlayError | None = None, notice: str = "", done=None):
+    """Answer a game request: JSON for API clients, the board for HTMX and pages.
+
+    ``done``: what the operation returned; a move's game carries its new state,
+    drawn as it is unless something changed the game since (a computer's move
+    played right after the commit, when tasks run in the request).
+    """
     status = error.status if error else 200
     game.refresh_from_db()
+    state = getattr(done, "played_state", None)
+    if state is not None and (done.version, done.undo_count) != (game.version, game.undo_count):
+        state = None
     if not game.visible_to(request.user):
         # Let in by an invite and still not a player (the game filled up):
         # the refusal, and nothing of the game.
@@ -363,7 +373,7 @@ def _answer(request, game, error: play.PlayError | None = None, notice: str = ""
         return JsonResponse(answer)
     message = error.message if error else ""
     if request.htmx and game.was_played:
-        context = _board_context(request, game, error=message, notice=notice)
+        context = _board_context(request, game, error=message, notice=notice, state=state)
         return render(request, "games/game.html#board-area", context, status=status)
     if error:
         if not game.was_played:
@@ -393,9 +403,10 @@ def _request_id(data) -> str | None:
     return value
 
 
-def _once(request, game, data, operation) -> None:
+def _once(request, game, data, operation):
     """Run ``operation`` at most once per request id: the id is stored in the
-    operation's own transaction, so a retry after a cut connection finds it."""
+    operation's own transaction, so a retry after a cut connection finds it.
+    Returns what ``operation`` returned."""
     request_id = _request_id(data)
     with transaction.atomic():
         if request_id is not None:
@@ -404,7 +415,7 @@ def _once(request, game, data, operation) -> None:
                     Receipt.objects.create(game=game, user=request.user, request_id=request_id)
             except IntegrityError:
                 raise AlreadyRecorded from None
-        operation(request, game.pk, data)
+        return operation(request, game.pk, data)
 
 
 def _guarded(operation=None, *, invite_opens=False):
@@ -425,12 +436,12 @@ def _guarded(operation=None, *, invite_opens=False):
                     return HttpResponseClientRedirect(login["Location"])
                 return login
             try:
-                _once(request, game, _request_data(request), operation)
+                done = _once(request, game, _request_data(request), operation)
             except AlreadyRecorded:
                 return _answer(request, game, notice=str(RECORDED))
             except play.PlayError as error:
                 return _answer(request, game, error)
-            return _answer(request, game)
+            return _answer(request, game, done=done)
 
         return view
 
@@ -441,7 +452,7 @@ def _guarded(operation=None, *, invite_opens=False):
 def act(request, game_id, data):
     if "action" not in data:
         raise play.PlayError(_("No action was sent."))
-    play.act(game_id, request.user, data["action"], _seen_version(data))
+    return play.act(game_id, request.user, data["action"], _seen_version(data))
 
 
 @_guarded

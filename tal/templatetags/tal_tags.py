@@ -1,6 +1,6 @@
 from django import template
 
-from tal import board
+from tal import board, valley
 
 register = template.Library()
 
@@ -28,3 +28,9 @@ def tal_board(context):
 def tal_text_mode(context) -> bool:
     request = context.get("request")
     return bool(request is not None and request.GET.get("text"))
+
+
+@register.simple_tag
+def tal_valley(b, board_url):
+    """The valley's ``<svg>`` for the board ``b`` (see ``tal.valley``)."""
+    return valley.render(b, board_url)

@@ -1,0 +1,319 @@
+"""The valley (the SVG drawing of the board) as markup, from ``tal.drawing.draw``'s data.
+
+Written out in Python rather than in the board template: the drawing has a
+thousand or so values in it (coordinates, ids, labels), and the template engine
+spent more time on them than the rest of the page together, on every move's
+answer and every first look at a new position. The markup is the same the
+template wrote, value for value: numbers are written as Python writes them
+(never in a locale's spelling: they are coordinates), text is escaped, and the
+translated sentences are the template's (same message ids).
+
+The links in it post to "act", relative to the game's pages (/g/<id>/...): the
+many targets stay small.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+
+def _e(value: Any) -> str:
+    """A value as ``{{ value }}`` writes it: escaped, unless marked safe."""
+    return str(conditional_escape(value))
+
+
+def _t(message: str, **values: Any) -> str:
+    """A translated sentence with values put in, as ``{% blocktranslate %}`` does:
+    the values escaped, the sentence not."""
+    text = _(message)
+    return text % {k: _e(v) for k, v in values.items()} if values else text
+
+
+def _plain(message: str) -> str:
+    """As ``{% translate "..." %}`` writes it: translated (a literal of the
+    template's own, not escaped)."""
+    return _(message)
+
+
+def render(b: dict[str, Any], board_url: str) -> SafeString:
+    """The ``<svg>`` of the valley for the board ``b`` (``tal.board.build``)."""
+    d = b["d"]
+    out: list[str] = []
+    w = out.append
+    w(
+        f'<svg class="valley tap-{_e(d["tap"])}" viewBox="0 0 {d["width"]} {d["height"]}" '
+        f'role="group" aria-labelledby="tal-valley-title" hx-target="#board-area" '
+        f"hx-swap=\"outerHTML\" hx-vals='{_e(b['root_vals'])}'>"
+    )
+    w(
+        '<title id="tal-valley-title">'
+        + _plain("The valley: seven areas, fifteen building sites and the Pharaoh pyramid")
+        + "</title>"
+    )
+    _defs(d, w)
+    w(f'<polygon points="{_e(d["outline"])}" class="outline"/>')
+    for a in d["areas"]:
+        title = _t(
+            "Area %(n)s, next to areas %(list)s",
+            n=a["area"],
+            list=mark_safe(", ".join(_e(n) for n in a["neighbours"])),
+        )
+        w(
+            f'<polygon points="{_e(a["points"])}" class="area a{_e(a["area"])}">'
+            f"<title>{title}</title></polygon>"
+        )
+    w(f'<polygon points="{_e(d["inner"])}" class="inner"/>')
+    for a in d["areas"]:
+        w(f'<text class="area-no" x="{_e(a["lx"])}" y="{_e(a["ly"])}">{_e(a["area"])}</text>')
+    for g in d["gates"]:
+        title = _t("Areas %(a)s and %(b)s are connected (1 step)", a=g["a"], b=g["b"])
+        w(
+            f'<g class="gate-mark"><title>{title}</title>'
+            f'<circle cx="{_e(g["x"])}" cy="{_e(g["y"])}" r="11" class="gate"/>'
+            f'<text x="{_e(g["x"])}" y="{_e(g["y"] + 5)}" class="gate-t">&#8596;</text></g>'
+        )
+    _pharaoh(d["pharaoh"], w)
+    for s in d["sites"]:
+        _site(s, d, board_url, w)
+    for a in d["areas"]:
+        if a["target"]:
+            _target(a["target"], d, w)
+        for t in a["tokens"]:
+            _token(t, board_url, w)
+    for p in d["arrows"]:
+        title = _t("Your plan: overseer %(n)s to %(to)s", n=p["number"], to=p["to"])
+        w(
+            f'<line x1="{_e(p["x1"])}" y1="{_e(p["y1"])}" x2="{_e(p["x2"])}" y2="{_e(p["y2"])}" '
+            f'class="plan-arrow" marker-end="url(#tal-arrow)"><title>{title}</title></line>'
+        )
+    w("</svg>")
+    return mark_safe("".join(out))
+
+
+def _defs(d: dict[str, Any], w: Any) -> None:
+    stone, field = _e(d["stone"]), _e(d["field"])
+    mid, base = _e(d["stone_mid"]), _e(d["stone_base"])
+    w(
+        '<defs><pattern id="tal-out" width="10" height="10" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><rect width="10" height="10" class="out-bg"/>'
+        '<line x1="0" y1="0" x2="0" y2="10" class="out-line"/></pattern>'
+        '<pattern id="tal-hid" width="5" height="5" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="5" class="hid-line"/>'
+        f'</pattern><rect id="tf" width="{field}" height="{field}" rx="4"/>'
+    )
+    # presentation attributes, not CSS: what a <use> copies is not matched by the
+    # page's selectors
+    for letters in d["letter_sets"]:
+        w(f'<g id="{_e(letters["id"])}" font-size="10" fill="#6b5a2e" pointer-events="none">')
+        for ch, x, y in letters["letters"]:
+            w(f'<text x="{_e(x)}" y="{_e(y)}">{_e(ch)}</text>')
+        w("</g>")
+    for n in d["step_numbers"]:
+        w(
+            f'<g id="n{_e(n)}" class="tgt-field"><use href="#tf"/><text x="{_e(d["field"] - 3)}" '
+            'y="13" font-size="13" font-weight="bold" fill="#0b57d0" text-anchor="end" '
+            f'stroke="#fff" stroke-width="3" paint-order="stroke">{_e(n)}</text></g>'
+        )
+    for c in d["looks"]:
+        w(
+            f'<g id="t-{_e(c["id"])}"><rect width="{stone}" height="{stone}" '
+            f'fill="{_e(c["fill"])}" stroke="#333"/><text x="{mid}" y="{base}" '
+            f'fill="{_e(c["ink"])}" font-size="13" '
+            f'font-weight="bold" text-anchor="middle">{_e(c["initial"])}</text></g>'
+        )
+    w(
+        f'<rect id="t-e" width="{stone}" height="{stone}" fill="#efe6cc" stroke="#b3a57c" '
+        'stroke-dasharray="2 2"/>'
+    )
+    for e in d["empty_levels"]:
+        w(f'<g id="t-E{_e(e["side"])}">')
+        for x, y in e["cells"]:
+            w(f'<use href="#t-e" x="{_e(x)}" y="{_e(y)}"/>')
+        w("</g>")
+    big = _e(d["stone"] + 4)
+    w(
+        f'<g id="t-b"><rect width="{stone}" height="{stone}" fill="#e8f0fe" stroke="#0b57d0" '
+        f'stroke-width="2"/><text x="{mid}" y="{base}" fill="#0b57d0" font-size="15" '
+        'font-weight="bold" text-anchor="middle">+</text></g>'
+        f'<rect id="t-h" width="{stone}" height="{stone}" fill="url(#tal-hid)" stroke="#fff" '
+        'stroke-width="2" stroke-dasharray="3 2"/>'
+        f'<rect id="t-r" width="{stone}" height="{stone}" fill="none" stroke="#0b57d0" '
+        'stroke-width="3"/>'
+        f'<rect id="t-c" x="-2" y="-2" width="{big}" height="{big}" fill="#ffe08a" '
+        'fill-opacity="0.5" stroke="#a15c00" stroke-width="4"/>'
+        f'<rect id="tp" width="{_e(d["ph_stone"])}" height="{_e(d["ph_stone"])}"/>'
+        '<marker id="tal-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+        'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 Z" '
+        'class="arrow-head"/></marker></defs>'
+    )
+
+
+def _pharaoh(ph: dict[str, Any], w: Any) -> None:
+    label = _t("Pharaoh pyramid: %(n)s of %(cap)s stones", n=ph["count"], cap=ph["capacity"])
+    w(f'<g class="pharaoh" role="img" aria-label="{label}">')
+    for p in ph["slots"]:
+        look = "ph-full" if p["full"] else "ph-empty"
+        w(f'<use href="#tp" x="{_e(p["x"])}" y="{_e(p["y"])}" class="{look}"/>')
+    text = _t("Pharaoh: %(n)s/%(cap)s", n=ph["count"], cap=ph["capacity"])
+    w(f'<text x="{_e(ph["x"])}" y="{_e(ph["y"])}" class="ph-label">{text}</text></g>')
+
+
+def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
+    classes = f"site {_e(s['size'])}"
+    if not s["in_play"]:
+        classes += " out"
+    if s["owner"] is not None:
+        classes += f" owned o{_e(s['owner'])}"
+    if s["finished"]:
+        classes += " finished"
+    title = _t("Site %(n)s", n=s["site"]) + ": "
+    if not s["in_play"]:
+        title += _plain("not in play")
+    else:
+        title += _e(s["owner_name"]) if s["owner"] is not None else _plain("unclaimed")
+        title += ", " + _t("%(n)s/%(cap)s stones", n=s["stones"], cap=s["capacity"])
+        if s["finished"]:
+            title += f", {_e(s['type'])}: {_e(s['points'])}"
+        else:
+            title += ", " + _t("at best %(n)s (%(type)s)", n=s["best"], type=s["best_type"])
+    x, y = s["x"], s["y"]
+    box = (
+        f'x="{_e(x - 3)}" y="{_e(y - 3)}" width="{_e(s["w"] + 6)}" height="{_e(s["h"] + 6)}" rx="8"'
+    )
+    w(f'<g class="{classes}" id="tal-site-{_e(s["site"])}"><title>{title}</title>')
+    w(f'<rect {box} class="site-bg"/>')
+    if not s["in_play"]:
+        w(f'<rect {box} class="cover"/>')
+    w('<g class="fld">')
+    for f in s["fields"]:
+        if f["target"] and not f["token"]:
+            _target(f["target"], d, w)
+        else:
+            w(f'<use href="#tf" x="{_e(f["x"])}" y="{_e(f["y"])}"/>')
+    w("</g>")
+    w(f'<use href="#{_e(s["letters"])}" x="{_e(x)}" y="{_e(y)}" pointer-events="none"/>')
+    for f in s["fields"]:
+        if f["token"]:
+            _token(f["token"], board_url, w)
+    for f in s["fields"]:
+        if f["token"] and f["target"]:
+            _target(f["target"], d, w)
+    nx, ny = s["nx"], s["ny"]
+    if s["in_play"]:
+        chosen = (d["build_choice"] or {}).get("key")
+        for lv in s["levels"]:
+            w(f'<use href="#t-E{_e(lv["side"])}" x="{_e(lv["x"])}" y="{_e(lv["y"])}"/>')
+            for k in lv["slots"]:
+                if k["steal"]:
+                    steal = k["steal"]
+                    w(
+                        f'<a class="act steal" href="#ta{_e(steal["index"])}" hx-post="act" '
+                        f"hx-vals='{_e(steal['av'])}' aria-label=\"{_e(steal['label'])}\">"
+                    )
+                    _stone(k, chosen, w)
+                    w("</a>")
+                elif k["build_key"]:
+                    label = _t(
+                        "Choose site %(site)s, level %(lv)s, position %(n)s to build on",
+                        site=s["site"],
+                        lv=lv["level"],
+                        n=k["position"],
+                    )
+                    key = _e(k["build_key"])
+                    picked = " chosen" if chosen == k["build_key"] else ""
+                    w(
+                        f'<a class="pickslot{picked}" href="?slot={key}" '
+                        f'hx-get="{_e(board_url)}?slot={key}" aria-label="{label}">'
+                    )
+                    _stone(k, chosen, w)
+                    w("</a>")
+                elif k["colour"] or k["hidden"]:
+                    _stone(k, chosen, w)
+        w(f'<text x="{_e(nx)}" y="{_e(ny + 14)}" class="site-no">{_e(s["site"])}</text>')
+        if s["owner"] is not None:
+            w(
+                f'<g class="scarab o{_e(s["owner"])}"><ellipse cx="{_e(nx + 10)}" '
+                f'cy="{_e(ny + 30)}" rx="11" ry="9"/><text x="{_e(nx + 10)}" '
+                f'y="{_e(ny + 35)}">{_e(s["owner_initial"])}</text></g>'
+            )
+        if s["finished"]:
+            w(f'<text x="{_e(nx)}" y="{_e(ny + 58)}" class="site-pts">{_e(s["points"])}</text>')
+        if s["takeover"]:
+            t = s["takeover"]
+            w(
+                f'<a class="act takeover" href="#ta{_e(t["index"])}" hx-post="act" '
+                f"hx-vals='{_e(t['av'])}' aria-label=\"{_e(t['label'])}\">"
+                f'<rect x="{_e(x)}" y="{_e(y - 26)}" width="{_e(s["w"])}" height="22" rx="6"/>'
+                f'<text x="{_e(x + 6)}" y="{_e(y - 10)}">{_plain("Take over")}</text></a>'
+            )
+    else:
+        w(f'<text x="{_e(nx)}" y="{_e(ny + 14)}" class="site-no">{_e(s["site"])}</text>')
+        w(f'<text x="{_e(x + 8)}" y="{_e(y + 68)}" class="out-text">{_plain("not in play")}</text>')
+    w("</g>")
+
+
+def _stone(k: dict[str, Any], chosen: Any, w: Any) -> None:
+    if k["colour"]:
+        look = _e(k["colour"]["id"])
+    elif k["build_key"]:
+        look = "b"
+    else:
+        look = "e"
+    at = f'x="{_e(k["x"])}" y="{_e(k["y"])}"'
+    w(f'<use href="#t-{look}" {at}/>')
+    if k["hidden"]:
+        title = _plain("hidden centre stone: its colour never counts")
+        w(f'<use href="#t-h" {at}><title>{title}</title></use>')
+    if k["steal"]:
+        w(f'<use href="#t-r" {at}/>')
+    elif k["build_key"] and chosen == k["build_key"]:
+        w(f'<use href="#t-c" {at}/>')
+
+
+def _token(t: dict[str, Any], board_url: str, w: Any) -> None:
+    classes = f"tok s{_e(t['seat'])}"
+    if t["chosen"]:
+        classes += " chosen"
+    if t["big"]:
+        classes += " big"
+    w(f'<g class="{classes}"><title>{_e(t["title"])}</title>')
+    if t["kind"] == "overseer":
+        w(f'<polygon points="{_e(t["diamond"])}"/>')
+    else:
+        w(f'<circle cx="{_e(t["cx"])}" cy="{_e(t["cy"])}" r="{_e(t["r"])}"/>')
+    w(f'<text x="{_e(t["cx"])}" y="{_e(t["cy"] + 5)}">{_e(t["initial"])}</text></g>')
+    if t["pick"]:
+        key = _e(t["key"])
+        label = _t("Choose %(fig)s", fig=t["title"])
+        hx, hy, side = (_e(v) for v in t["hit"])
+        w(
+            f'<a class="pickfig" href="?fig={key}" hx-get="{_e(board_url)}?fig={key}" '
+            f'aria-label="{label}"><rect x="{hx}" y="{hy}" width="{side}" height="{side}" '
+            'class="hit"/></a>'
+        )
+
+
+def _target(t: dict[str, Any], d: dict[str, Any], w: Any) -> None:
+    label = _t("to %(to)s, %(n)s left", to=t["action"]["to"], n=t["left"])
+    w(
+        f'<a class="tgt" href="#ta{_e(t["index"])}" hx-post="act" hx-vals=\'{_e(t["av"])}\' '
+        f'aria-label="{label}">'
+    )
+    x, y, size, left = _e(t["x"]), _e(t["y"]), _e(t["size"]), _e(t["left"])
+    if t["size"] > d["field"]:
+        w(
+            f'<rect x="{x}" y="{y}" width="{size}" height="{_e(t["height"])}" rx="5"/>'
+            f'<text x="{_e(t["tx"])}" y="{_e(t["ty"])}">{left}</text>'
+        )
+    elif t["over"]:
+        w(
+            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="5" class="over"/>'
+            f'<text x="{_e(t["tx"])}" y="{_e(t["ty"])}">{left}</text>'
+        )
+    else:
+        w(f'<use href="#n{left}" x="{x}" y="{y}"/>')
+    w("</a>")
