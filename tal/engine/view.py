@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from operator import methodcaller
 from typing import TYPE_CHECKING, Any
 
 from enginekit import N_, Message, msg
@@ -141,63 +140,76 @@ _EMPTY_FIELDS: dict[int, tuple[tuple[str, dict[str, Any]], ...]] = {
     num: tuple((f, {"field": f, "borders": B.FIELD_AREA[f], "figure": None}) for f in fields)
     for num, fields in B.SITE_FIELDS.items()
 }
-_count_none = methodcaller("count", None)
 _EMPTY_FIELD_LIST: dict[int, list[dict[str, Any]]] = {
     num: [empty for _f, empty in fields] for num, fields in _EMPTY_FIELDS.items()
 }
 
-# A plan label depends only on (overseer, target, steps), so every one there can be is
-# made once; random and real games spend most views in the plan phase, which offers about
-# a hundred plan actions, and labelling them one by one cost as much as the whole board.
-_PLAN_LABELS: tuple[dict[str, list[Message]], ...] = tuple(
-    {
-        to: [
-            msg(N_("Plan overseer {number} to {to} (steps: {steps})"), number=i + 1, to=to, steps=k)
-            for k in range(max(d[to] for d in B.DIST.values()) + 1)
-        ]
-        for to in B.NODES
-    }
-    for i in range(B.OVERSEERS)
-)
+# The plan phase is where games spend most of their views (random and real ones alike),
+# and it offers about a hundred plan actions: building an action and a label for each on
+# every view cost more than the rest of the view. An entry (action and label) depends only
+# on the overseer, where it stands and the target, so each is built once and shared by
+# every view (views are read-only).
 _SUBMIT_PLAN: dict[str, Any] = {
     "action": {"type": "submit_plan"},
     "label": msg(N_("Submit the plan")),
 }
-# (overseer, where it stands) -> (target, steps, view entry) for every target in reach, in
-# the order of B.NODES (legal_actions' order). Views are read-only, so the entries (action
-# and label) are shared by every view; built on first use, at most 2 x 91 rows.
-_PLAN_ROWS: dict[tuple[int, str], list[tuple[str, int, dict[str, Any]]]] = {}
+# (overseer, where it stands) -> per budget b (0..STEPS): the entries of the targets at most
+# b steps away in the order of B.NODES (legal_actions' order), and each target's position
+# in that list. Built on first use: at most 2 x 91 rows.
+_PlanRow = tuple[list[list[dict[str, Any]]], list[dict[str, int]]]
+_PLAN_ROWS: dict[tuple[int, str], _PlanRow] = {}
 
 
-def _plan_row(i: int, pos: str) -> list[tuple[str, int, dict[str, Any]]]:
+def _plan_row(i: int, pos: str) -> _PlanRow:
     row = _PLAN_ROWS.get((i, pos))
     if row is None:
         dist = B.DIST[pos]
-        row = _PLAN_ROWS[i, pos] = [
+        reach = [
             (
                 to,
                 dist[to],
                 {
                     "action": {"type": "plan", "index": i, "to": to},
-                    "label": _PLAN_LABELS[i][to][dist[to]],
+                    "label": msg(
+                        N_("Plan overseer {number} to {to} (steps: {steps})"),
+                        number=i + 1,
+                        to=to,
+                        steps=dist[to],
+                    ),
                 },
             )
             for to in B.NODES
             if dist[to] <= B.STEPS
         ]
+        by_budget = [[e for _to, k, e in reach if k <= b] for b in range(B.STEPS + 1)]
+        where = [
+            {to: j for j, to in enumerate(to for to, k, _e in reach if k <= b)}
+            for b in range(B.STEPS + 1)
+        ]
+        row = _PLAN_ROWS[i, pos] = (by_budget, where)
     return row
 
 
 def _plan_entries(state: TalState, seat: int) -> list[dict[str, Any]]:
-    """``_actions`` in the plan phase without building an action or label: the actions
-    of ``engine._plan_actions`` (same targets, same order) as shared entries."""
+    """``_actions`` in the plan phase, built from shared entries by list slicing: the
+    actions of ``engine._plan_actions`` (every target within the budget but the current
+    one, in the same order)."""
     pos = state.overseers[seat]
     plan = state.plans[seat]
     out: list[dict[str, Any]] = []
     for i in range(B.OVERSEERS):
-        budget = plan_budget(pos, plan, i)
+        budget = plan_budget(pos, plan, i)  # never over STEPS
+        if budget < 0:
+            continue
+        by_budget, where = _plan_row(i, pos[i])
+        entries = by_budget[budget]
         current = plan[i]
-        out += [e for to, k, e in _plan_row(i, pos[i]) if k <= budget and to != current]
+        j = None if current is None else where[budget].get(current)
+        if j is None:
+            out += entries
+        else:
+            out += entries[:j]
+            out += entries[j + 1 :]
     if None not in plan:
         out.append(_SUBMIT_PLAN)
     return out
@@ -232,13 +244,34 @@ def _actions(engine: TalEngine, state: TalState, seat: int) -> list[dict[str, An
 
 
 _KINDS = ("", "overseer", "worker")
+# area -> (its name, its view with nobody in it)
+_EMPTY_AREAS: tuple[tuple[str, dict[str, Any]], ...] = tuple(
+    (a, {"area": a, "neighbours": _AREA_NEIGHBOURS[a], "figures": []}) for a in _AREA_NAMES
+)
 
 # Site views by everything they show (see _site_view), shared by views of every state and
-# game. Most sites stay as they were from one move to the next, and a position is viewed
+# game: most sites stay as they were from one move to the next, and a position is viewed
 # by every seat, so building the 15 site views afresh each time was most of a view's cost.
-# Bounded: emptied when full (a few MB).
-_SITE_VIEWS: dict[tuple[Any, ...], tuple[dict[str, Any], int]] = {}
+# key (all but the levels) -> [(levels, site view, points)], most recent first. Bounded:
+# emptied when full (a few MB at most).
+_KnownSite = tuple[list[list[str | None]], dict[str, Any], int]
+_SITE_VIEWS: dict[tuple[Any, ...], list[_KnownSite]] = {}
 _SITE_VIEWS_MAX = 4096
+_LEVELS_PER_KEY = 8
+
+
+def _remember_site_view(key: tuple[Any, ...], levels: list[list[str | None]]) -> _KnownSite:
+    # A copy of the levels (the state's lists are its own, and tests change them in
+    # place), which the site view shows as well.
+    copied = [list(lv) for lv in levels]
+    view, points = _site_view(*key, copied)
+    found = (copied, view, points)
+    if len(_SITE_VIEWS) >= _SITE_VIEWS_MAX:
+        _SITE_VIEWS.clear()
+    known = _SITE_VIEWS.setdefault(key, [])
+    known.insert(0, found)
+    del known[_LEVELS_PER_KEY:]
+    return found
 
 
 def _site_view(
@@ -249,25 +282,33 @@ def _site_view(
     finished: bool,
     expert: bool,
     n: int,
-    levels: tuple[tuple[str | None, ...], ...],
     figs: tuple[tuple[str, int, int, int], ...],
+    levels: list[list[str | None]],
 ) -> tuple[dict[str, Any], int]:
     """One site's part of every view, and its points: a function of its arguments only
-    (which is what makes memoising it under them safe)."""
-    stones = sum(1 for lv in levels for c in lv if c is not None)
+    (which is what makes memoising it under them safe). ``levels`` becomes part of it."""
+    stones = sum(map(len, levels)) - sum([lv.count(None) for lv in levels])
     complete = stones == B.CAPACITY[size]
     # pyramid_points is 0 unless complete; the type is worked out once for both
     kind = pyramid_type(size, levels, expert) if complete or finished else None
     points = B.POINTS[size][kind] if complete and kind is not None else 0
-    counts = ([0] * n, [0] * n)
-    on_field: dict[str, dict[str, Any]] = {}
-    for node, seat, k, i in figs:  # a later figure on the same field wins, as _figures_at
-        on_field[node] = {"player": seat, "kind": _KINDS[k], "index": i}
-        counts[k - 1][seat] += 1
-    fields = [
-        {"field": f, "borders": empty["borders"], "figure": on_field[f]} if f in on_field else empty
-        for f, empty in _EMPTY_FIELDS[num]
-    ]
+    if figs:
+        counts = ([0] * n, [0] * n)
+        on_field: dict[str, dict[str, Any]] = {}
+        for node, seat, k, i in figs:  # a later figure on a field wins, as _figures_at
+            on_field[node] = {"player": seat, "kind": _KINDS[k], "index": i}
+            counts[k - 1][seat] += 1
+        fields = [
+            {"field": f, "borders": empty["borders"], "figure": on_field[f]}
+            if f in on_field
+            else empty
+            for f, empty in _EMPTY_FIELDS[num]
+        ]
+        overseers, workers = counts
+    else:
+        fields = _EMPTY_FIELD_LIST[num]
+        overseers = [0] * n
+        workers = [0] * n
     view = {
         "site": num,
         "size": size,
@@ -275,15 +316,76 @@ def _site_view(
         "owner": owner,
         "finished": finished,
         "level_sides": _LEVEL_SIDES[size],
-        "levels": [list(lv) for lv in levels],
+        "levels": levels,
         "stones": stones,
         "type": kind if finished else None,
         "points": points,
         "fields": fields,
-        "overseers": counts[0],
-        "workers": counts[1],
+        "overseers": overseers,
+        "workers": workers,
     }
     return view, points
+
+
+# Market views by what they show, as the site views: the market stays the same for a whole
+# round once bidding is over, and then looks the same to every viewer. key -> [(bids,
+# offered, winners, groups view)], most recent first; bounded like _SITE_VIEWS.
+_KnownMarket = tuple[list[list[list[int]]], list[list[str]], list[int | None], list[dict[str, Any]]]
+_MARKETS: dict[tuple[Any, ...], list[_KnownMarket]] = {}
+_MARKETS_MAX = 1024
+
+
+def _market(state: TalState, viewer: int | None) -> list[dict[str, Any]]:
+    revealed = state.auction_revealed
+    bids, offered, winners = state.bids, state.offered, state.winners
+    # Until the reveal a viewer sees its own rings only, so the viewer is part of the key.
+    key = (revealed, None if revealed else viewer, tuple(map(len, bids)))
+    for known in _MARKETS.get(key, ()):
+        if known[0] == bids and known[1] == offered and known[2] == winners:
+            return known[3]
+    groups = _market_view(bids, offered, winners, revealed, viewer)
+    if len(_MARKETS) >= _MARKETS_MAX:
+        _MARKETS.clear()
+    known_list = _MARKETS.setdefault(key, [])
+    # copies: the state's lists are its own
+    known_list.insert(
+        0,
+        ([[list(b) for b in g] for g in bids], [list(g) for g in offered], list(winners), groups),
+    )
+    del known_list[8:]
+    return groups
+
+
+def _market_view(
+    bids: list[list[list[int]]],
+    offered: list[list[str]],
+    winners: list[int | None],
+    revealed: bool,
+    viewer: int | None,
+) -> list[dict[str, Any]]:
+    """How many tiles each seat laid on each group; the values only when allowed."""
+    groups = []
+    for g, group_bids in enumerate(bids):
+        per_seat: dict[int, list[int]] = {}
+        for seat, rings in group_bids:
+            per_seat.setdefault(seat, []).append(rings)
+        tiles = []
+        for seat, values in per_seat.items():
+            entry: dict[str, Any] = {"player": seat, "tiles": len(values)}
+            if revealed or seat == viewer:
+                entry["rings"] = values
+                entry["total"] = sum(values)
+            tiles.append(entry)
+        groups.append(
+            {
+                "group": g + 1,
+                "stones": list(offered[g]),
+                "sold": revealed,
+                "bids": tiles,
+                "winner": winners[g] if revealed else None,
+            }
+        )
+    return groups
 
 
 def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[str, Any]:
@@ -301,33 +403,11 @@ def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[s
             prompt = msg(key)
         actions = _actions(engine, state, viewer)
 
-    # the market: how many tiles each seat laid on each group; values only when allowed
-    revealed = state.auction_revealed
-    groups = []
-    for g, bids in enumerate(state.bids):
-        per_seat: dict[int, list[int]] = {}
-        for seat, rings in bids:
-            per_seat.setdefault(seat, []).append(rings)
-        tiles = []
-        for seat, values in per_seat.items():
-            entry: dict[str, Any] = {"player": seat, "tiles": len(values)}
-            if revealed or seat == viewer:
-                entry["rings"] = values
-                entry["total"] = sum(values)
-            tiles.append(entry)
-        groups.append(
-            {
-                "group": g + 1,
-                "stones": list(state.offered[g]),
-                "sold": revealed,
-                "bids": tiles,
-                "winner": state.winners[g] if revealed else None,
-            }
-        )
+    groups = _market(state, viewer)
 
-    # One pass over the figures: the areas' lists, and per site the figures on its fields
-    # as (field, seat, 1 overseer | 2 worker, index), the key of its memoised view.
-    in_area: dict[str, list[dict[str, Any]]] = {a: [] for a in _AREA_NAMES}
+    # One pass over the figures: what stands in each area, and per site the figures on
+    # its fields as (field, seat, 1 overseer | 2 worker, index), part of its memo key.
+    in_area: dict[str, list[dict[str, Any]]] = {}
     on_site: dict[int, list[tuple[str, int, int, int]]] = {}
     field_site = B.FIELD_SITE
     for seat in range(n):
@@ -336,34 +416,33 @@ def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[s
                 num = field_site.get(node)
                 if num is not None:
                     on_site.setdefault(num, []).append((node, seat, k, i))
-                elif node in in_area:
-                    in_area[node].append({"player": seat, "kind": _KINDS[k], "index": i})
+                elif node in _AREA_NEIGHBOURS:
+                    in_area.setdefault(node, []).append(
+                        {"player": seat, "kind": _KINDS[k], "index": i}
+                    )
 
     expert = state.expert
     points = [0] * n  # as engine.scores
     owned: list[list[int]] = [[] for _ in range(n)]
     sites = []
-    for num, site in sorted(state.sites.items()):
+    sites_state = state.sites
+    for num in sorted(sites_state):
+        site = sites_state[num]
         figs = on_site.get(num)
-        key = (
-            num,
-            site.size,
-            site.in_play,
-            site.owner,
-            site.finished,
-            expert,
-            n,
-            tuple(map(tuple, site.levels)),
-            tuple(figs) if figs else (),
-        )
-        memo = _SITE_VIEWS.get(key)
-        if memo is None:
-            if len(_SITE_VIEWS) >= _SITE_VIEWS_MAX:
-                _SITE_VIEWS.clear()
-            memo = _SITE_VIEWS[key] = _site_view(*key)
-        site_view, site_points = memo
-        sites.append(site_view)
         owner = site.owner
+        key = (num, site.size, site.in_play, owner, site.finished, expert, n, tuple(figs or ()))
+        levels = site.levels
+        # The levels are compared as lists, not made part of the key: no tuples to
+        # build and hash, and most sites have one set of levels per key.
+        found = None
+        for known in _SITE_VIEWS.get(key, ()):
+            if known[0] == levels:
+                found = known
+                break
+        if found is None:
+            found = _remember_site_view(key, levels)
+        _levels, site_view, site_points = found
+        sites.append(site_view)
         if owner is not None:
             if 0 <= owner < n:
                 owned[owner].append(num)
@@ -398,7 +477,10 @@ def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[s
         )
 
     areas = [
-        {"area": a, "neighbours": _AREA_NEIGHBOURS[a], "figures": in_area[a]} for a in _AREA_NAMES
+        {"area": a, "neighbours": _AREA_NEIGHBOURS[a], "figures": in_area[a]}
+        if a in in_area
+        else empty
+        for a, empty in _EMPTY_AREAS
     ]
 
     turn = None
@@ -428,7 +510,7 @@ def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[s
         "result": engine.result(state),
         "viewer": viewer,
         "bag": {"count": sum(bag.values()), "colours": {c: bag[c] for c in B.COLOURS}},
-        "market": {"revealed": revealed, "groups": groups},
+        "market": {"revealed": state.auction_revealed, "groups": groups},
         "seats": seats,
         "sites": sites,
         "areas": areas,
