@@ -9,7 +9,8 @@ in turn), measured on positions sampled from seeded random games. Times are the 
 of this process (``time.process_time``), so other load on the machine does not count.
 The goal (issue 12): ``view`` costs no more than ``legal_actions`` + ``apply`` together.
 Then Tal's view at a short and a long log (about 10 and about 1,000 actions), which
-should cost about the same.
+should cost about the same, and Tal's view over whole games in the order played (each
+position once per viewer: memos inside the view only as warm as in a site's use).
 """
 
 from __future__ import annotations
@@ -115,6 +116,26 @@ def long_tal_game(target: int) -> list[Any]:
     return best
 
 
+def in_game_order(engine: Any, players: int, options: dict[str, Any], games: int = 2) -> float:
+    """Mean µs of ``view`` over whole games in the order they were played, each position
+    viewed once by every seat and the spectator (as a site shows them). The per-viewer
+    table above views the same sample positions again and again, so memos inside a
+    view (Tal's site and market views) are warm there; here they are only as warm as
+    the positions before make them."""
+    took = 0.0
+    calls = 0
+    for seed in range(1000, 1000 + games):
+        states = playout(engine, players, options, seed)[:-1]
+        viewers = [*range(players), None]
+        start = time.process_time()
+        for s in states:
+            for v in viewers:
+                engine.view(s, v)
+        took += time.process_time() - start
+        calls += len(states) * len(viewers)
+    return took / calls * 1e6
+
+
 def main() -> None:
     budget = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
     print("µs per call; view is one viewer; 'ratio' = view / (legal_actions + apply)")
@@ -133,6 +154,8 @@ def main() -> None:
         f"{t_long:.1f} µs at action {long.move_count} ({len(long.log)} log entries): "
         f"{t_long / t_short:.2f}x (goal <= 1.2x)"
     )
+    order = ", ".join(f"{p} players {in_game_order(TAL, p, {}):.1f} µs" for p in (2, 3, 4))
+    print(f"tal view in game order (each position once per viewer): {order}")
 
 
 if __name__ == "__main__":
