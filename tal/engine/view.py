@@ -222,8 +222,9 @@ _MOVE_LABEL = {
 
 
 def _actions(engine: TalEngine, state: TalState, seat: int) -> list[dict[str, Any]]:
-    """``legal_actions`` labelled as ``action_label`` labels them: plans from the table
-    above, moves inline (a worker turn offers up to a few hundred), the rest by call."""
+    """``legal_actions`` labelled as ``action_label`` labels them: in the plan phase the
+    shared entries above, moves labelled inline (a worker turn offers up to a few
+    hundred), the rest one call each."""
     if state.phase == "plan":
         return _plan_entries(state, seat)
     acts = engine.legal_actions(state, seat)
