@@ -9,11 +9,13 @@ in turn), measured on positions sampled from seeded random games. Times are the 
 of this process (``time.process_time``), so other load on the machine does not count.
 The goal (issue 12): ``view`` costs no more than ``legal_actions`` + ``apply`` together.
 Then Tal's view at a short and a long log (about 10 and about 1,000 actions), which
-should cost about the same.
+should cost about the same, and Tal's view over whole games in the order played (each
+position once per viewer: memos inside the view only as warm as in a site's use).
 """
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 import time
@@ -73,9 +75,16 @@ def row(title: str, engine: Any, options: dict[str, Any], players: int, budget: 
     moves = [(s, seat, rng.choice(engine.legal_actions(s, seat))) for s, seat in legal]
     viewers = [*range(players), None]
     views = [(s, viewers[i % len(viewers)]) for i, s in enumerate(sample)]
+    # The games played above (thousands of states) stay in memory, and each full garbage
+    # collection walks all of them: 50-100 ms that fell on whichever call was being timed
+    # (ratios jumped from 0.8 to 2 between runs). Frozen, they are left out of collections,
+    # as a site's process holds a few states, not thousands.
+    gc.collect()
+    gc.freeze()
     lt = per_call(engine.legal_actions, legal, budget / 3)
     at = per_call(engine.apply, moves, budget / 3)
     vt = per_call(engine.view, views, budget / 3)
+    gc.unfreeze()
     verdict = "ok" if vt <= lt + at else "over"
     print(
         f"{title:5} {players:7d} {games_per_s:8.1f} {len(states) / games:8.0f} "
@@ -115,6 +124,26 @@ def long_tal_game(target: int) -> list[Any]:
     return best
 
 
+def in_game_order(engine: Any, players: int, options: dict[str, Any], games: int = 2) -> float:
+    """Mean µs of ``view`` over whole games in the order they were played, each position
+    viewed once by every seat and the spectator (as a site shows them). The per-viewer
+    table above views the same sample positions again and again, so memos inside a
+    view (Tal's site and market views) are warm there; here they are only as warm as
+    the positions before make them."""
+    took = 0.0
+    calls = 0
+    for seed in range(1000, 1000 + games):
+        states = playout(engine, players, options, seed)[:-1]
+        viewers = [*range(players), None]
+        start = time.process_time()
+        for s in states:
+            for v in viewers:
+                engine.view(s, v)
+        took += time.process_time() - start
+        calls += len(states) * len(viewers)
+    return took / calls * 1e6
+
+
 def main() -> None:
     budget = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
     print("µs per call; view is one viewer; 'ratio' = view / (legal_actions + apply)")
@@ -133,6 +162,8 @@ def main() -> None:
         f"{t_long:.1f} µs at action {long.move_count} ({len(long.log)} log entries): "
         f"{t_long / t_short:.2f}x (goal <= 1.2x)"
     )
+    order = ", ".join(f"{p} players {in_game_order(TAL, p, {}):.1f} µs" for p in (2, 3, 4))
+    print(f"tal view in game order (each position once per viewer): {order}")
 
 
 if __name__ == "__main__":

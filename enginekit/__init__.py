@@ -39,7 +39,9 @@ Every view has at least these keys, which the generic game page uses:
 
 Views are read-only: an engine may share parts of them between calls (both engines
 memoise the per-viewer log on their ``enginekit.log.SharedLog``, so a view costs
-O(new entries) rather than O(length of the game)). Copy before changing anything.
+O(new entries) rather than O(length of the game); Tal also shares its static board
+parts, its plan actions and its site and market views, memoised by what they show).
+Copy before changing anything.
 
 *Teams.* An engine with team play may define ``teammates(players, seat)``
 returning the seats that win or lose with ``seat`` (itself included); the site

@@ -10,7 +10,7 @@ from enginekit.log import mapped
 
 from . import core
 from .core import INVADER, Action, State
-from .maps import FACTION, FACTIONS, FREE, KING, KING_MARKERS, MAPS, SWAP11, SWAP21
+from .maps import FACTION, FACTIONS, FREE, KING, KING_MARKERS, MAPS, SWAP11, SWAP21, MapData
 
 _LABELS = {
     "pass": N_("Pass"),
@@ -281,12 +281,50 @@ def _log_entry_view(e: dict[str, Any]) -> dict[str, Any]:
     return {"move": e["move"], "key": e["key"], "args": dict(e["args"])}
 
 
+class _MapView:
+    """The parts of a view that depend on the map only, built once per map: views are
+    read-only (see enginekit), so every view shares them."""
+
+    def __init__(self, m: MapData) -> None:
+        self.map = m
+        self.factions = [
+            {
+                "id": m.faction_ids[f],
+                "name": m.faction_names[f],
+                "colour": m.colours[f],
+                "home": m.home(f),
+            }
+            for f in FACTIONS
+        ]
+        self.invader = {"id": m.invader_id, "name": m.invader_name}
+        self.cards = [
+            {"id": c.id, "name": c.name, "kind": c.kind, "copies": c.copies} for c in m.cards
+        ]
+        self.adjacency = {q: list(v) for q, v in m.adjacency.items()}
+        self.card_names = {c.id: c.name for c in m.cards}
+
+
+_MAP_VIEWS: dict[str, _MapView] = {}
+# build_view pairs faction ids with counts by position
+assert FACTIONS == tuple(range(len(FACTIONS)))
+
+
+def _map_view(m: MapData) -> _MapView:
+    found = _MAP_VIEWS.get(m.id)
+    if found is None or found.map is not m:
+        found = _MAP_VIEWS[m.id] = _MapView(m)
+    return found
+
+
 def build_view(st: State, viewer: int | None) -> dict[str, Any]:
     m = st.map
     fid = m.faction_ids
+    static = _map_view(m)
 
     def fdict(c: list[int]) -> dict[str, int]:
-        return {fid[f]: c[f] for f in FACTIONS}
+        # {fid[f]: c[f] for f in FACTIONS}, paired in C (FACTIONS are 0, 1, 2; any
+        # further counts are left out as there)
+        return dict(zip(fid, c, strict=False))
 
     def ctrl(c: int | None) -> str | None:
         if c is None:
@@ -306,7 +344,7 @@ def build_view(st: State, viewer: int | None) -> dict[str, Any]:
             "track_position": position[p.id],
             "king": p.id in st.kings,
             "current": p.id == cur,
-            "adjacent": list(m.adjacency[p.id]),
+            "adjacent": static.adjacency[p.id],
         }
         for p in m.provinces
     ]
@@ -322,7 +360,7 @@ def build_view(st: State, viewer: int | None) -> dict[str, Any]:
         }
         for i, q in enumerate(st.track)
     ]
-    card_names = {c.id: c.name for c in m.cards}
+    card_names = static.card_names
     seats = []
     for s in range(st.players):
         seats.append(
@@ -382,20 +420,10 @@ def build_view(st: State, viewer: int | None) -> dict[str, Any]:
         "land": m.land,
         "players": st.players,
         "viewer": viewer,
-        "factions": [
-            {
-                "id": fid[f],
-                "name": m.faction_names[f],
-                "colour": m.colours[f],
-                "home": m.home(f),
-            }
-            for f in FACTIONS
-        ],
-        "invader": {"id": m.invader_id, "name": m.invader_name},
-        "cards": [
-            {"id": c.id, "name": c.name, "kind": c.kind, "copies": c.copies} for c in m.cards
-        ],
-        "adjacency": {q: list(v) for q, v in m.adjacency.items()},
+        "factions": static.factions,
+        "invader": static.invader,
+        "cards": static.cards,
+        "adjacency": static.adjacency,
         "provinces": provinces,
         "track": track,
         "current_province": cur,

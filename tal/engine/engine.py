@@ -211,13 +211,19 @@ def _move_actions(state: TalState, seat: int, kind: str) -> list[dict[str, Any]]
     return out
 
 
+def plan_budget(pos: list[str], plan: list[str | None], i: int) -> int:
+    """Steps overseer ``i`` may be planned to go: what the other one's plan leaves.
+    (``view`` lists the plan actions from this too, without building them.)"""
+    other = 1 - i
+    return B.STEPS - B.DIST[pos[other]][plan[other] or pos[other]]
+
+
 def _plan_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     pos = state.overseers[seat]
     plan = state.plans[seat]
     for i in range(B.OVERSEERS):
-        other = 1 - i
-        budget = B.STEPS - B.DIST[pos[other]][plan[other] or pos[other]]
+        budget = plan_budget(pos, plan, i)
         dist = B.DIST[pos[i]]
         for node in B.NODES:
             if node != plan[i] and dist[node] <= budget:

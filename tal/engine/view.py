@@ -8,8 +8,8 @@ from enginekit import N_, Message, msg
 from enginekit.log import mapped
 
 from . import board as B
-from .engine import _figures_at, free_scarabs
-from .scoring import pyramid_points, pyramid_type
+from .engine import plan_budget
+from .scoring import pyramid_type
 from .state import TalState
 
 if TYPE_CHECKING:
@@ -130,14 +130,271 @@ def _log_view(state: TalState, viewer: int | None) -> list[dict[str, Any]]:
     return mapped(state.log, ("view", viewer, revealed), entry_view)
 
 
+# Board data that never changes, built once at import instead of on every view. Views are
+# read-only (see enginekit), so these lists and dicts are shared by every view.
+_AREA_NAMES: tuple[str, ...] = tuple(str(a) for a in B.AREAS)
+_AREA_NEIGHBOURS: dict[str, list[str]] = {a: list(B.NEIGHBOURS[a]) for a in _AREA_NAMES}
+_LEVEL_SIDES: dict[str, list[int]] = {k: list(v) for k, v in B.LEVEL_SIDES.items()}
+# site -> its fields as (field id, the field's view with nobody on it)
+_EMPTY_FIELDS: dict[int, tuple[tuple[str, dict[str, Any]], ...]] = {
+    num: tuple((f, {"field": f, "borders": B.FIELD_AREA[f], "figure": None}) for f in fields)
+    for num, fields in B.SITE_FIELDS.items()
+}
+_EMPTY_FIELD_LIST: dict[int, list[dict[str, Any]]] = {
+    num: [empty for _f, empty in fields] for num, fields in _EMPTY_FIELDS.items()
+}
+
+# The plan phase is where games spend most of their views (random and real ones alike),
+# and it offers about a hundred plan actions: building an action and a label for each on
+# every view cost more than the rest of the view. An entry (action and label) depends only
+# on the overseer, where it stands and the target, so each is built once and shared by
+# every view (views are read-only).
+_SUBMIT_PLAN: dict[str, Any] = {
+    "action": {"type": "submit_plan"},
+    "label": msg(N_("Submit the plan")),
+}
+# (overseer, where it stands) -> per budget b (0..STEPS): the entries of the targets at most
+# b steps away in the order of B.NODES (legal_actions' order), and each target's position
+# in that list. Built on first use: at most 2 x 91 rows.
+_PlanRow = tuple[list[list[dict[str, Any]]], list[dict[str, int]]]
+_PLAN_ROWS: dict[tuple[int, str], _PlanRow] = {}
+
+
+def _plan_row(i: int, pos: str) -> _PlanRow:
+    row = _PLAN_ROWS.get((i, pos))
+    if row is None:
+        dist = B.DIST[pos]
+        reach = [
+            (
+                to,
+                dist[to],
+                {
+                    "action": {"type": "plan", "index": i, "to": to},
+                    "label": msg(
+                        N_("Plan overseer {number} to {to} (steps: {steps})"),
+                        number=i + 1,
+                        to=to,
+                        steps=dist[to],
+                    ),
+                },
+            )
+            for to in B.NODES
+            if dist[to] <= B.STEPS
+        ]
+        by_budget = [[e for _to, k, e in reach if k <= b] for b in range(B.STEPS + 1)]
+        where = [
+            {to: j for j, to in enumerate(to for to, k, _e in reach if k <= b)}
+            for b in range(B.STEPS + 1)
+        ]
+        row = _PLAN_ROWS[i, pos] = (by_budget, where)
+    return row
+
+
+def _plan_entries(state: TalState, seat: int) -> list[dict[str, Any]]:
+    """``_actions`` in the plan phase, built from shared entries by list slicing: the
+    actions of ``engine._plan_actions`` (every target within the budget but the current
+    one, in the same order)."""
+    pos = state.overseers[seat]
+    plan = state.plans[seat]
+    out: list[dict[str, Any]] = []
+    for i in range(B.OVERSEERS):
+        budget = plan_budget(pos, plan, i)  # never over STEPS
+        if budget < 0:
+            continue
+        by_budget, where = _plan_row(i, pos[i])
+        entries = by_budget[budget]
+        current = plan[i]
+        j = None if current is None else where[budget].get(current)
+        if j is None:
+            out += entries
+        else:
+            out += entries[:j]
+            out += entries[j + 1 :]
+    if None not in plan:
+        out.append(_SUBMIT_PLAN)
+    return out
+
+
+_MOVE_LABEL = {
+    "overseer": N_("Move overseer {number} from {start} to {to} (steps: {steps})"),
+    "worker": N_("Move worker {number} from {start} to {to} (steps: {steps})"),
+}
+
+
+def _actions(engine: TalEngine, state: TalState, seat: int) -> list[dict[str, Any]]:
+    """``legal_actions`` labelled as ``action_label`` labels them: in the plan phase the
+    shared entries above, moves labelled inline (a worker turn offers up to a few
+    hundred), the rest one call each."""
+    if state.phase == "plan":
+        return _plan_entries(state, seat)
+    acts = engine.legal_actions(state, seat)
+    dist = B.DIST
+    out = []
+    for a in acts:
+        if a["type"] == "move":
+            kind, i, to = a["figure"], a["index"], a["to"]
+            pos = (state.overseers if kind == "overseer" else state.workers)[seat][i]
+            label = {
+                "key": _MOVE_LABEL[kind],
+                "args": {"number": i + 1, "start": pos, "to": to, "steps": dist[pos][to]},
+            }
+        else:
+            label = action_label(state, seat, a)
+        out.append({"action": a, "label": label})
+    return out
+
+
+_KINDS = ("", "overseer", "worker")
+# area -> (its name, its view with nobody in it)
+_EMPTY_AREAS: tuple[tuple[str, dict[str, Any]], ...] = tuple(
+    (a, {"area": a, "neighbours": _AREA_NEIGHBOURS[a], "figures": []}) for a in _AREA_NAMES
+)
+
+# Site views by everything they show (see _site_view), shared by views of every state and
+# game: most sites stay as they were from one move to the next, and a position is viewed
+# by every seat, so building the 15 site views afresh each time was most of a view's cost.
+# key (all but the levels) -> [(levels, site view, points)], most recent first. Bounded:
+# emptied when full (a few MB at most).
+_KnownSite = tuple[list[list[str | None]], dict[str, Any], int]
+_SITE_VIEWS: dict[tuple[Any, ...], list[_KnownSite]] = {}
+_SITE_VIEWS_MAX = 4096
+_LEVELS_PER_KEY = 8
+
+
+def _remember_site_view(key: tuple[Any, ...], levels: list[list[str | None]]) -> _KnownSite:
+    # A copy of the levels (the state's lists are its own, and tests change them in
+    # place), which the site view shows as well.
+    copied = [list(lv) for lv in levels]
+    view, points = _site_view(*key, copied)
+    found = (copied, view, points)
+    if len(_SITE_VIEWS) >= _SITE_VIEWS_MAX:
+        _SITE_VIEWS.clear()
+    known = _SITE_VIEWS.setdefault(key, [])
+    known.insert(0, found)
+    del known[_LEVELS_PER_KEY:]
+    return found
+
+
+def _site_view(
+    num: int,
+    size: str,
+    in_play: bool,
+    owner: int | None,
+    finished: bool,
+    expert: bool,
+    n: int,
+    figs: tuple[tuple[str, int, int, int], ...],
+    levels: list[list[str | None]],
+) -> tuple[dict[str, Any], int]:
+    """One site's part of every view, and its points: a function of its arguments only
+    (which is what makes memoising it under them safe). ``levels`` becomes part of it."""
+    stones = sum(map(len, levels)) - sum([lv.count(None) for lv in levels])
+    complete = stones == B.CAPACITY[size]
+    # pyramid_points is 0 unless complete; the type is worked out once for both
+    kind = pyramid_type(size, levels, expert) if complete or finished else None
+    points = B.POINTS[size][kind] if complete and kind is not None else 0
+    if figs:
+        counts = ([0] * n, [0] * n)
+        on_field: dict[str, dict[str, Any]] = {}
+        for node, seat, k, i in figs:  # a later figure on a field wins, as _figures_at
+            on_field[node] = {"player": seat, "kind": _KINDS[k], "index": i}
+            counts[k - 1][seat] += 1
+        fields = [
+            {"field": f, "borders": empty["borders"], "figure": on_field[f]}
+            if f in on_field
+            else empty
+            for f, empty in _EMPTY_FIELDS[num]
+        ]
+        overseers, workers = counts
+    else:
+        fields = _EMPTY_FIELD_LIST[num]
+        overseers = [0] * n
+        workers = [0] * n
+    view = {
+        "site": num,
+        "size": size,
+        "in_play": in_play,
+        "owner": owner,
+        "finished": finished,
+        "level_sides": _LEVEL_SIDES[size],
+        "levels": levels,
+        "stones": stones,
+        "type": kind if finished else None,
+        "points": points,
+        "fields": fields,
+        "overseers": overseers,
+        "workers": workers,
+    }
+    return view, points
+
+
+# Market views by what they show, as the site views: the market stays the same for a whole
+# round once bidding is over, and then looks the same to every viewer. key -> [(bids,
+# offered, winners, groups view)], most recent first; bounded like _SITE_VIEWS.
+_KnownMarket = tuple[list[list[list[int]]], list[list[str]], list[int | None], list[dict[str, Any]]]
+_MARKETS: dict[tuple[Any, ...], list[_KnownMarket]] = {}
+_MARKETS_MAX = 1024
+
+
+def _market(state: TalState, viewer: int | None) -> list[dict[str, Any]]:
+    revealed = state.auction_revealed
+    bids, offered, winners = state.bids, state.offered, state.winners
+    # Until the reveal a viewer sees its own rings only, so the viewer is part of the key.
+    key = (revealed, None if revealed else viewer, tuple(map(len, bids)))
+    for known in _MARKETS.get(key, ()):
+        if known[0] == bids and known[1] == offered and known[2] == winners:
+            return known[3]
+    groups = _market_view(bids, offered, winners, revealed, viewer)
+    if len(_MARKETS) >= _MARKETS_MAX:
+        _MARKETS.clear()
+    known_list = _MARKETS.setdefault(key, [])
+    # copies: the state's lists are its own
+    known_list.insert(
+        0,
+        ([[list(b) for b in g] for g in bids], [list(g) for g in offered], list(winners), groups),
+    )
+    del known_list[8:]
+    return groups
+
+
+def _market_view(
+    bids: list[list[list[int]]],
+    offered: list[list[str]],
+    winners: list[int | None],
+    revealed: bool,
+    viewer: int | None,
+) -> list[dict[str, Any]]:
+    """How many tiles each seat laid on each group; the values only when allowed."""
+    groups = []
+    for g, group_bids in enumerate(bids):
+        per_seat: dict[int, list[int]] = {}
+        for seat, rings in group_bids:
+            per_seat.setdefault(seat, []).append(rings)
+        tiles = []
+        for seat, values in per_seat.items():
+            entry: dict[str, Any] = {"player": seat, "tiles": len(values)}
+            if revealed or seat == viewer:
+                entry["rings"] = values
+                entry["total"] = sum(values)
+            tiles.append(entry)
+        groups.append(
+            {
+                "group": g + 1,
+                "stones": list(offered[g]),
+                "sold": revealed,
+                "bids": tiles,
+                "winner": winners[g] if revealed else None,
+            }
+        )
+    return groups
+
+
 def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[str, Any]:
     n = state.players
     active = sorted(engine.active_seats(state))
-    is_active = viewer is not None and viewer in active
     prompt = None
     actions: list[dict[str, Any]] = []
-    if is_active:
-        assert viewer is not None
+    if viewer is not None and viewer in active:
         key = PROMPTS[state.phase]
         if state.phase in ("overseer", "worker"):
             prompt = msg(key, steps=B.STEPS - state.steps_used)
@@ -145,120 +402,90 @@ def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[s
             prompt = msg(key, count=sum(state.supply[viewer].values()))
         else:
             prompt = msg(key)
-        actions = [
-            {"action": a, "label": action_label(state, viewer, a)}
-            for a in engine.legal_actions(state, viewer)
-        ]
+        actions = _actions(engine, state, viewer)
 
-    # the market: how many tiles each seat laid on each group; values only when allowed
-    groups = []
-    for g, bids in enumerate(state.bids):
-        per_seat: dict[int, list[int]] = {}
-        for seat, rings in bids:
-            per_seat.setdefault(seat, []).append(rings)
-        tiles = []
-        for seat, values in per_seat.items():
-            entry: dict[str, Any] = {"player": seat, "tiles": len(values)}
-            if state.auction_revealed or seat == viewer:
-                entry["rings"] = list(values)
-                entry["total"] = sum(values)
-            tiles.append(entry)
-        groups.append(
-            {
-                "group": g + 1,
-                "stones": list(state.offered[g]),
-                "sold": state.auction_revealed,
-                "bids": tiles,
-                "winner": state.winners[g] if state.auction_revealed else None,
-            }
-        )
+    groups = _market(state, viewer)
 
-    figures = _figures_at(state)
-    # One pass over the figures and the sites instead of one per site, seat and area.
-    site_points = {
-        num: pyramid_points(site.size, site.levels, state.expert)
-        for num, site in state.sites.items()
-    }
-    points = [0] * n  # as engine.scores
-    for num, site in state.sites.items():
-        if site.owner is not None and site.in_play:
-            points[site.owner] += site_points[num]
-    at_site = {num: ([0] * n, [0] * n) for num in state.sites}
-    in_area: dict[str, list[dict[str, Any]]] = {str(a): [] for a in B.AREAS}
+    # One pass over the figures: what stands in each area, and per site the figures on
+    # its fields as (field, seat, 1 overseer | 2 worker, index), part of its memo key.
+    in_area: dict[str, list[dict[str, Any]]] = {}
+    on_site: dict[int, list[tuple[str, int, int, int]]] = {}
+    field_site = B.FIELD_SITE
     for seat in range(n):
-        for kind, k, positions in (
-            ("overseer", 0, state.overseers[seat]),
-            ("worker", 1, state.workers[seat]),
-        ):
+        for k, positions in ((1, state.overseers[seat]), (2, state.workers[seat])):
             for i, node in enumerate(positions):
-                num = B.FIELD_SITE.get(node)
+                num = field_site.get(node)
                 if num is not None:
-                    if num in at_site:
-                        at_site[num][k][seat] += 1
-                elif node in in_area:
-                    in_area[node].append({"player": seat, "kind": kind, "index": i})
+                    on_site.setdefault(num, []).append((node, seat, k, i))
+                elif node in _AREA_NEIGHBOURS:
+                    in_area.setdefault(node, []).append(
+                        {"player": seat, "kind": _KINDS[k], "index": i}
+                    )
+
+    expert = state.expert
+    points = [0] * n  # as engine.scores
+    owned: list[list[int]] = [[] for _ in range(n)]
+    sites = []
+    sites_state = state.sites
+    for num in sorted(sites_state):
+        site = sites_state[num]
+        figs = on_site.get(num)
+        owner = site.owner
+        key = (num, site.size, site.in_play, owner, site.finished, expert, n, tuple(figs or ()))
+        levels = site.levels
+        # The levels are compared as lists, not made part of the key: no tuples to
+        # build and hash, and most sites have one set of levels per key.
+        found = None
+        for known in _SITE_VIEWS.get(key, ()):
+            if known[0] == levels:
+                found = known
+                break
+        if found is None:
+            found = _remember_site_view(key, levels)
+        _levels, site_view, site_points = found
+        sites.append(site_view)
+        if owner is not None:
+            if 0 <= owner < n:
+                owned[owner].append(num)
+            if site.in_play:
+                points[owner] += site_points
+
+    phase = state.phase
     seats = []
     for seat in range(n):
         own = seat == viewer
-        entry = {
-            "seat": seat,
-            "tiles_left": len(state.tiles[seat]),
-            "tile_values": sorted(state.tiles[seat]) if own else None,
-            "supply": {c: state.supply[seat][c] for c in B.COLOURS if state.supply[seat].get(c)},
-            "stones": sum(state.supply[seat].values()),
-            "scarabs_free": free_scarabs(state, seat),
-            "overseers": list(state.overseers[seat]),
-            "workers": list(state.workers[seat]),
-            "plan_submitted": state.submitted[seat] if state.phase == "plan" else None,
-            "plan": (
-                list(state.plans[seat])
-                if state.plans and (state.plans_revealed or (own and state.phase == "plan"))
-                else None
-            ),
-            "points": points[seat],
-            "sites": sorted(num for num, s in state.sites.items() if s.owner == seat),
-        }
-        seats.append(entry)
-
-    sites = []
-    for num, site in sorted(state.sites.items()):
-        size, _suns, fields = B.SITES[num]
-        sites.append(
+        supply = state.supply[seat]
+        seats.append(
             {
-                "site": num,
-                "size": size,
-                "in_play": site.in_play,
-                "owner": site.owner,
-                "finished": site.finished,
-                "level_sides": list(B.LEVEL_SIDES[size]),
-                "levels": [list(lv) for lv in site.levels],
-                "stones": site.stone_count(),
-                "type": pyramid_type(size, site.levels, state.expert) if site.finished else None,
-                "points": site_points[num],
-                "fields": [
-                    {
-                        "field": f,
-                        "borders": B.FIELD_AREA[f],
-                        "figure": (
-                            {"player": figures[f][0], "kind": figures[f][1], "index": figures[f][2]}
-                            if f in figures
-                            else None
-                        ),
-                    }
-                    for f in B.SITE_FIELDS[num]
-                ],
-                "overseers": at_site[num][0],
-                "workers": at_site[num][1],
+                "seat": seat,
+                "tiles_left": len(state.tiles[seat]),
+                "tile_values": sorted(state.tiles[seat]) if own else None,
+                "supply": {c: supply[c] for c in B.COLOURS if supply.get(c)},
+                "stones": sum(supply.values()),
+                # as free_scarabs: every site this seat owns, in play or not
+                "scarabs_free": B.SCARABS - len(owned[seat]),
+                "overseers": list(state.overseers[seat]),
+                "workers": list(state.workers[seat]),
+                "plan_submitted": state.submitted[seat] if phase == "plan" else None,
+                "plan": (
+                    list(state.plans[seat])
+                    if state.plans and (state.plans_revealed or (own and phase == "plan"))
+                    else None
+                ),
+                "points": points[seat],
+                "sites": owned[seat],
             }
         )
 
     areas = [
-        {"area": a, "neighbours": list(B.NEIGHBOURS[a]), "figures": in_area[a]}
-        for a in map(str, B.AREAS)
+        {"area": a, "neighbours": _AREA_NEIGHBOURS[a], "figures": in_area[a]}
+        if a in in_area
+        else empty
+        for a, empty in _EMPTY_AREAS
     ]
 
     turn = None
-    if state.current is not None and state.phase in ("overseer", "worker", "steal", "build"):
+    if state.current is not None and phase in ("overseer", "worker", "steal", "build"):
         turn = {
             "player": state.current,
             "steps_left": B.STEPS - state.steps_used,
@@ -266,25 +493,24 @@ def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[s
             "stones_by_site": [[s, k] for s, k in sorted(state.turn_used.items())],
         }
 
+    bag = state.bag
+    out = state.out
     return {
         "game": "tal",
         "players": n,
-        "options": {"advanced": state.advanced, "expert": state.expert},
+        "options": {"advanced": state.advanced, "expert": expert},
         "round": state.round,
-        "phase": "finished" if state.phase == "over" else state.phase,
+        "phase": "finished" if phase == "over" else phase,
         "start_player": state.start_player,
         "current_player": state.current,
         "active_seats": active,
         "prompt": prompt,
         "actions": actions,
         "log": _log_view(state, viewer),
-        "finished": state.phase == "over",
+        "finished": phase == "over",
         "result": engine.result(state),
         "viewer": viewer,
-        "bag": {
-            "count": sum(state.bag.values()),
-            "colours": {c: state.bag[c] for c in B.COLOURS},
-        },
+        "bag": {"count": sum(bag.values()), "colours": {c: bag[c] for c in B.COLOURS}},
         "market": {"revealed": state.auction_revealed, "groups": groups},
         "seats": seats,
         "sites": sites,
@@ -296,8 +522,8 @@ def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[s
             "finished": len(state.pharaoh) >= B.PHARAOH_CAPACITY,
         },
         "out_of_game": {
-            "count": sum(state.out.values()),
-            "colours": {c: state.out[c] for c in B.COLOURS if state.out.get(c)},
+            "count": sum(out.values()),
+            "colours": {c: out[c] for c in B.COLOURS if out.get(c)},
         },
         "turn": turn,
     }

@@ -1,6 +1,8 @@
 """The engine protocol: illegal actions, taking back, log numbering, immutability."""
 
+import json
 import pickle
+import random
 
 import pytest
 
@@ -136,3 +138,75 @@ def test_actions_in_the_view_are_exactly_the_legal_actions_with_labels():
     assert [a["action"] for a in v["actions"]] == E.legal_actions(s, 0)
     assert all(set(a["label"]) == {"key", "args"} for a in v["actions"])
     assert v["prompt"]["key"]
+
+
+def _labelled(s, seat):
+    """What the view's actions must be: legal_actions, in order, labelled one by one."""
+    from tal.engine.view import action_label
+
+    return [{"action": a, "label": action_label(s, seat, a)} for a in E.legal_actions(s, seat)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_views_actions_are_the_labelled_legal_actions_in_every_phase(players):
+    """The view builds plan actions from shared entries and labels moves inline (speed):
+    along whole games, phase by phase, they must be what legal_actions and action_label
+    give, for every seat."""
+    from tests.tal.tal_helpers import bot_action
+
+    rng = random.Random(players)
+    s = E.setup(players, {"expert": players == 3}, players)
+    phases = set()
+    while E.result(s) is None:
+        for seat in range(players):
+            assert E.view(s, seat)["actions"] == _labelled(s, seat)
+        phases.add(s.phase)
+        seat = rng.choice(sorted(E.active_seats(s)))
+        s = E.apply(s, seat, bot_action(s, seat, rng))
+    assert {"bid", "plan", "worker", "build"} <= phases
+
+
+@pytest.mark.parametrize(
+    "plans",
+    [
+        [None, None],  # nothing planned yet: every target within 6 steps
+        ["17", None],  # one overseer planned: the other gets what is left
+        ["12-A", "16"],  # far: budget 0 for the other (only staying put, unless planned)
+        ["12-A", "12-B"],  # more than 6 steps together (a tampered state): nothing left
+    ],
+)
+def test_plan_actions_in_the_view_follow_the_budget_and_leave_out_the_current_target(plans):
+    s = position(players=2, phase="plan", overseers={0: ["16", "16"]})
+    s.plans[0] = list(plans)
+    assert E.view(s, 0)["actions"] == _labelled(s, 0)
+
+
+def test_memoised_parts_of_the_view_follow_a_state_changed_in_place():
+    """Site and market views are memoised by what they show, never by the state object:
+    a state changed in place after it was viewed is shown as it now is (each part on its
+    own), and views given out before keep what they showed."""
+    s = position(players=3, phase="bid", owners={2: 1}, workers={1: ["2-A"]})
+    s.bids[0].append([1, 3])
+    first = E.view(s, 1)
+    shown = json.dumps(first)
+
+    def site_two():
+        return E.view(s, 1)["sites"][1]
+
+    s.sites[2].levels[0][0] = "red"
+    assert site_two()["levels"][0][0] == "red" and site_two()["stones"] == 1
+    s.sites[2].levels[0][0] = "grey"
+    assert site_two()["levels"][0][0] == "grey" and site_two()["stones"] == 1
+    s.sites[2].owner = 0
+    assert site_two()["owner"] == 0
+    s.workers[1][0] = "2-B"
+    assert [f["field"] for f in site_two()["fields"] if f["figure"]] == ["2-B"]
+    s.bids[0][0][1] = 4  # the same number of tiles, another value
+    assert E.view(s, 1)["market"]["groups"][0]["bids"][0]["rings"] == [4]
+    assert json.dumps(first) == shown
+    # back as it was: the same view as before
+    s.sites[2].levels[0][0] = None
+    s.sites[2].owner = 1
+    s.workers[1][0] = "2-A"
+    s.bids[0][0][1] = 3
+    assert json.dumps(E.view(s, 1)) == shown
