@@ -151,7 +151,7 @@ def test_every_thread_shares_one_redis_client_and_pool(settings):
 
     def look():
         client = caches["default"]._cache
-        found.append((client, client._get_connection_pool(write=True)))
+        found.append((client, client._get_connection_pool(write=True), client.get_client()))
 
     threads = [threading.Thread(target=look) for _ in range(3)]
     for thread in threads:
@@ -159,5 +159,7 @@ def test_every_thread_shares_one_redis_client_and_pool(settings):
     for thread in threads:
         thread.join()
     look()
-    assert len({id(client) for client, _ in found}) == 1
-    assert len({id(pool) for _, pool in found}) == 1
+    assert len({id(client) for client, _, _ in found}) == 1
+    assert len({id(pool) for _, pool, _ in found}) == 1
+    # and one redis.Redis on it, not a new one (with its callback table) per call
+    assert len({id(redis) for _, _, redis in found}) == 1
