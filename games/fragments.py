@@ -92,13 +92,13 @@ def render(part: str, context, render_part) -> SafeString:
     """
     page = context["page"]
     fragment_key = key(part, context)
-    html = _get(fragment_key)
+    html = read(fragment_key)
     if html is None:
         with context.push(csrf_token=CSRF_MARK):
             html = str(render_part(context))
         # The click's id is new on every page: keep it out of what is shared.
         html = html.replace(page.request_id, REQUEST_ID_MARK)
-        _set(fragment_key, html)
+        keep(fragment_key, html)
     digest = hashlib.sha256(html.encode()).hexdigest()[:DIGEST_LENGTH]
     page.fragment_digests[part] = digest
     if (context.get("kept_parts") or {}).get(part) == digest:
@@ -130,16 +130,17 @@ def _personal(html: str, context) -> str:
     return html.replace(REQUEST_ID_MARK, context["page"].request_id)
 
 
-def _get(fragment_key: str) -> str | None:
+def read(key: str) -> str | None:
+    """Rendered HTML kept under ``key`` (here and in games.pagecache), or None."""
     try:
-        return cache.get(fragment_key)
+        return cache.get(key)
     except Exception:  # any backend: a cache that fails is a miss
-        logger.warning("fragment cache read failed", exc_info=True)
+        logger.warning("render cache read failed", exc_info=True)
         return None
 
 
-def _set(fragment_key: str, html: str) -> None:
+def keep(key: str, html: str) -> None:
     try:
-        cache.set(fragment_key, html, TIMEOUT)
+        cache.set(key, html, TIMEOUT)
     except Exception:  # the page is rendered already; losing the copy costs nothing
-        logger.warning("fragment cache write failed", exc_info=True)
+        logger.warning("render cache write failed", exc_info=True)

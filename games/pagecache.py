@@ -48,25 +48,20 @@ import difflib
 import functools
 import hashlib
 import json
-import logging
 from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import timezone, translation
 from django.utils.timesince import timeuntil
 
-from . import since
+from . import fragments, since
 from .fragments import CSRF_MARK, REQUEST_ID_MARK
 from .models import Game, Seat
 
-logger = logging.getLogger(__name__)
-
-TIMEOUT = 60 * 60
 UNSHOWN = {"password", "last_login", "last_seen"}
 
 
@@ -179,7 +174,7 @@ def serve(request, game: Game, render_page: Callable[[str | None], HttpResponse]
     key = page_key(request, game)
     if key is None:
         return render_page(None)
-    html = _get(key)
+    html = fragments.read(key)
     if html is not None and not settings.PAGE_CACHE_CHECK:
         return _personal(request, html)
     response = render_page(CSRF_MARK)
@@ -189,7 +184,7 @@ def serve(request, game: Game, render_page: Callable[[str | None], HttpResponse]
     if html is not None and html != fresh:
         diff = "\n".join(difflib.unified_diff(html.splitlines(), fresh.splitlines(), lineterm=""))
         raise StalePage(f"the cached page of game {game.pk} differs from a fresh one:\n{diff}")
-    _set(key, fresh)
+    fragments.keep(key, fresh)
     return _personal(request, fresh)
 
 
@@ -199,18 +194,3 @@ def _personal(request, html: str) -> HttpResponse:
     if CSRF_MARK in html:
         html = html.replace(CSRF_MARK, get_token(request))
     return HttpResponse(html.replace(REQUEST_ID_MARK, uuid4().hex))
-
-
-def _get(key: str) -> str | None:
-    try:
-        return cache.get(key)
-    except Exception:  # any backend: a cache that fails is a miss
-        logger.warning("page cache read failed", exc_info=True)
-        return None
-
-
-def _set(key: str, html: str) -> None:
-    try:
-        cache.set(key, html, TIMEOUT)
-    except Exception:  # the page is rendered already; losing the copy costs nothing
-        logger.warning("page cache write failed", exc_info=True)

@@ -17,7 +17,7 @@ from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import pagecache, play
+from games import fragments, pagecache, play
 from games.models import Game
 from moderation import actions
 from tests.factories import UserFactory
@@ -211,7 +211,7 @@ def test_a_failing_cache_costs_a_render_not_the_page(client, started):
     broken = mock.Mock()
     broken.get.side_effect = ConnectionError("cache down")
     broken.set.side_effect = ConnectionError("cache down")
-    with mock.patch.object(pagecache, "cache", broken), page_renders() as renders:
+    with mock.patch.object(fragments, "cache", broken), page_renders() as renders:
         assert "Add 1</button>" in page(client, game)
         assert "Add 1</button>" in page(client, game)
         assert renders() == 2
