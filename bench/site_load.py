@@ -441,7 +441,7 @@ def report(bench: Bench, fill_games: int) -> None:
         f"\ntrivial signed-in view: {trivial.rate:.0f} requests/s per client "
         f"({trivial.mean * 1000:.1f} ms, {len(trivial.times)} requests)"
     )
-    print(f"{'figure':52} {'ms':>7} {'KB':>6} {'ratio':>6}  goal")
+    print(f"{'figure (median ms per request)':52} {'ms':>7} {'KB':>6} {'ratio':>6}  goal")
 
     def line(label: str, fig: Figure, ratio: float, goal: str = "", ok: bool | None = None):
         verdict = "" if ok is None else ("met" if ok else "MISSED")
