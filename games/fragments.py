@@ -117,9 +117,9 @@ def kept_parts(param: str) -> dict[str, str]:
     return {part: d for part, d in (("board", board), ("log", log)) if KEPT.fullmatch(d)}
 
 
-def kept_param(page) -> str:
-    """What the poller sends back: the digests of the parts the page shows."""
-    digests = page.fragment_digests
+def kept_param(digests: dict[str, str]) -> str:
+    """What the poller sends back: the digests of the parts the page shows
+    (``page.fragment_digests``, or what ``kept_parts`` read from the last poll)."""
     return f"{digests.get('board', '')}.{digests.get('log', '')}"
 
 

@@ -49,6 +49,7 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable
+from uuid import uuid4
 
 from django.conf import settings
 from django.contrib import messages
@@ -189,8 +190,6 @@ def serve(request, game: Game, render_page: Callable[[str | None], HttpResponse]
 
 
 def _personal(request, html: str) -> HttpResponse:
-    from uuid import uuid4
-
     if CSRF_MARK in html:
         html = html.replace(CSRF_MARK, get_token(request))
     return HttpResponse(html.replace(REQUEST_ID_MARK, uuid4().hex))

@@ -290,13 +290,12 @@ def _chat_context(request, game) -> dict:
 
 def _chat_update(request, game):
     """New chat lines swapped in beside the board (out of band), with the next poll."""
-    kept = fragments.kept_parts(request.GET.get("k", ""))
     context = {
         "game": game,
         **_chat_context(request, game),
         "oob": True,
         # the next poll still names the board and the log the page shows
-        "kept": f"{kept.get('board', '')}.{kept.get('log', '')}",
+        "kept": fragments.kept_parts(request.GET.get("k", "")),
     }
     response = render(request, "games/game.html#chat-update", context)
     response["HX-Reswap"] = "none"

@@ -59,9 +59,9 @@ class FragmentNode(template.Node):
 
 
 @register.simple_tag
-def kept_param(page) -> str:
+def kept_param(digests) -> str:
     """The digests of the page's cached parts, for the poller to send back."""
-    return fragments.kept_param(page)
+    return fragments.kept_param(digests or {})
 
 
 @register.tag("fragment")
