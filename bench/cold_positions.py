@@ -7,23 +7,14 @@ cleared, the game page and the history page cold, the game page warm, and the
 snapshots' count and size. Usage: .venv/bin/python bench/cold_positions.py [MOVES]
 """
 
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("EMAIL_URL", "dummymail://")
-os.environ.setdefault("LOG_LEVEL", "WARNING")
+import standalone
 
-import django  # noqa: E402
-
-django.setup()
+standalone.setup()
 
 from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402

@@ -5,23 +5,13 @@ Runs on a throw-away SQLite database (or DATABASE_URL if set).
 Usage: .venv/bin/python bench/sweep_deadlines.py [games]
 """
 
-import os
 import sys
-import tempfile
 import time
 from datetime import timedelta
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-# The e-mail a move causes is sent (eagerly) but not printed: figures only.
-os.environ.setdefault("EMAIL_URL", "dummymail://")
-os.environ.setdefault("LOG_LEVEL", "WARNING")
+import standalone
 
-import django  # noqa: E402
-
-django.setup()
+standalone.setup()
 
 from django.core.management import call_command  # noqa: E402
 from django.utils import timezone  # noqa: E402
