@@ -107,6 +107,14 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int(
     default=60 if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3" else 0,
 )
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
+if DATABASES["default"]["ENGINE"].startswith("django.db.backends.postgresql"):
+    # The few queries sent on every game request (games.rows.planned_cursor) are
+    # planned once per connection: planning the page-cache key's query costs
+    # PostgreSQL more than running it. Off behind a pooler that cannot keep
+    # prepared statements (pgbouncer before 1.21 in transaction mode).
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        0 if env.bool("DATABASE_PREPARED_STATEMENTS", default=True) else None
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -22,6 +22,7 @@ from . import fragments, lists, pagecache, paging, play, record, registry, since
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
 from .pages import board_page, chat_window
+from .rows import RowReader
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
@@ -77,8 +78,11 @@ class GameHidden(Exception):
     """The game does not exist, or the viewer may not see it: the same answer either way."""
 
 
+_games = RowReader(Game)
+
+
 def _visible_game(request, game_id) -> Game:
-    game = Game.objects.filter(pk=game_id).first()
+    game = _games.get(game_id)
     if game is None or not game.visible_to(request.user):
         raise GameHidden
     return game
@@ -160,12 +164,13 @@ def _bad_position(request, game):
 
 @game_route
 def game_page(request, game):
-    presence.seen(request, game.pk)
     if not game.was_played:
+        presence.seen(request, game.pk)
         return render(request, "lobby/open_game.html", _open_context(request, game))
     try:
         at = _at(request, game)
     except BadPosition:
+        presence.seen(request, game.pk)
         return _bad_position(request, game)
 
     def render_page(csrf_token):
@@ -176,7 +181,10 @@ def game_page(request, game):
         response.request_id = context["page"].request_id
         return response
 
-    return pagecache.serve(request, game, render_page)
+    response = pagecache.serve(request, game, render_page)
+    # After the page: its key's query read the viewer's seat, visit time included.
+    presence.seen(request, game.pk, getattr(request, "seat_last_seen", presence.UNKNOWN))
+    return response
 
 
 def _open_context(request, game, token=""):

@@ -4,10 +4,12 @@ import datetime
 
 import pytest
 from django.core import mail
+from django.core.cache import cache
 from django.test import Client
 
 from games import play
 from notify.models import Mute, Notification
+from tests.factories import UserFactory
 
 from .conftest import drain, mails_to, turn
 
@@ -113,6 +115,30 @@ def test_presence_is_written_at_most_once_a_minute(game, bert, clock, django_ass
     clock.shift(datetime.timedelta(seconds=31))
     client.get(f"/g/{game.pk}/poll?v=0&c=0")
     assert game.seats.get(user=bert).last_seen > seen
+
+
+def test_the_game_page_throttles_presence_by_the_seat_it_reads(game, anna, bert, clock):
+    # The page's cache key reads the seats anyway: their visit time is the throttle,
+    # so a cache that forgot the last visit does not cost a write on each reload.
+    client = Client()
+    client.force_login(bert)
+    assert client.get(f"/g/{game.pk}/").status_code == 200
+    seen = game.seats.get(user=bert).last_seen
+    assert seen is not None
+    clock.shift(datetime.timedelta(seconds=30))
+    cache.clear()
+    client.get(f"/g/{game.pk}/")
+    assert game.seats.get(user=bert).last_seen == seen
+    clock.shift(datetime.timedelta(seconds=31))
+    client.get(f"/g/{game.pk}/")
+    assert game.seats.get(user=bert).last_seen > seen
+
+
+def test_a_spectator_on_the_game_page_is_no_presence(game, anna, bert):
+    client = Client()
+    client.force_login(UserFactory())
+    assert client.get(f"/g/{game.pk}/").status_code == 200
+    assert [s.last_seen for s in game.seats.all()] == [None, None]
 
 
 @pytest.mark.parametrize(

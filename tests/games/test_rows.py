@@ -1,0 +1,62 @@
+"""games.rows reads a row in plain SQL: it must give what the ORM gives."""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games.models import Game
+from games.rows import RowReader
+from tests.conftest import need_service
+from tests.factories import UserFactory, running_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_game_row_is_the_one_the_orm_reads():
+    users = UserFactory.create_batch(3)
+    game = running_game("siam", users, options={"map": "saba"})
+    Game.objects.filter(pk=game.pk).update(
+        private=True, deadline=timezone.now() + datetime.timedelta(days=2)
+    )
+    expected = Game.objects.get(pk=game.pk)
+    read = RowReader(Game).get(game.pk)
+    assert isinstance(read, Game) and not read._state.adding
+    for field in Game._meta.concrete_fields:
+        assert getattr(read, field.attname) == getattr(expected, field.attname), field.name
+    assert read.options == {"map": "saba"} and read.private is True
+    assert read.started_at.tzinfo is not None
+
+
+@pytest.mark.parametrize("pk", [0, -1, 10**6, 2**63, 10**30, "1"])
+def test_a_key_that_names_no_row_gives_none(pk):
+    assert RowReader(Game).get(pk) is None
+
+
+def test_an_unknown_game_is_still_a_404_on_every_route(client):
+    assert client.get(f"/g/{2**64}/").status_code == 404
+    assert client.get(f"/g/{2**64}/poll?v=1&c=0").status_code == 404
+
+
+def test_on_postgresql_the_hot_queries_are_planned_once_per_connection():
+    need_service(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL)")
+    users = UserFactory.create_batch(2)
+    game = running_game("siam", users)
+    reader = RowReader(Game)
+    assert reader.get(game.pk).pk == game.pk
+    assert reader.get(game.pk).pk == game.pk
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any('FROM "games_game" WHERE "id" = $1' in sql for sql in prepared), prepared
+
+
+def test_while_queries_are_counted_they_are_logged_with_their_text(
+    django_assert_num_queries,
+):
+    users = UserFactory.create_batch(2)
+    game = running_game("siam", users)
+    with django_assert_num_queries(1) as captured:
+        RowReader(Game).get(game.pk)
+    assert f'WHERE "id" = {game.pk}' in captured.captured_queries[0]["sql"]
