@@ -58,8 +58,6 @@ from django.middleware.csrf import get_token
 from django.utils import timezone, translation
 from django.utils.timesince import timeuntil
 
-from notify import presence
-
 from . import fragments, since
 from .fragments import CSRF_MARK, REQUEST_ID_MARK
 from .models import Game, Seat
@@ -108,17 +106,15 @@ def _query() -> str:
         f"(SELECT MAX(id) FROM {chat_mutes} WHERE user_id = %(user)s)",
     ]
     return (
-        f"SELECT {', '.join(counts + ['s.last_seen'] + columns)}"
-        f" FROM {seat} s JOIN {users} u ON u.id = s.user_id"
+        f"SELECT {', '.join(counts + columns)} FROM {seat} s JOIN {users} u ON u.id = s.user_id"
         f" LEFT JOIN {users} t ON t.id = s.stood_in_for_id"
         f" WHERE s.game_id = %(game)s ORDER BY s.number, s.id"
     )
 
 
 COUNTS = 6  # the first columns of each row: the same counts on every row
-LAST_SEEN = COUNTS  # then the seat's last visit: read for presence, not shown, not keyed
 _SEAT_COLUMNS = [c.split(".")[1] for c in _columns(Seat, "s")]
-USER, SEEN = (LAST_SEEN + 1 + _SEAT_COLUMNS.index(name) for name in ("user_id", "seen_version"))
+USER, SEEN = (COUNTS + _SEAT_COLUMNS.index(name) for name in ("user_id", "seen_version"))
 
 
 def _fetch(sql: str, params: dict) -> list[tuple]:
@@ -148,13 +144,9 @@ def page_key(request, game: Game) -> str | None:
     if not rows:  # a running game always has a player; without one, nothing is cached
         return None
     extras = list(rows[0][:COUNTS])
-    seats = [row[LAST_SEEN + 1 :] for row in rows]
+    seats = [row[COUNTS:] for row in rows]
     # The menu's badge: the context processor takes it from here on a miss.
     request.my_turn_count = extras[0]
-    # notify.presence records the visit without asking the cache when it was last.
-    request.seat_last_seen = next(
-        (r[LAST_SEEN] for r in rows if r[USER] == user.pk), presence.NOT_SEATED
-    )
     named = {
         "game": _row(game),
         "seats": seats,

@@ -10,7 +10,7 @@ instance, the same one ``Model.objects.get(pk=...)`` would give.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
@@ -20,17 +20,25 @@ M = TypeVar("M", bound=models.Model)
 
 
 class RowReader(Generic[M]):
-    def __init__(self, model: type[M], using: str = "default") -> None:
+    """``model`` rows by primary key; with ``join`` (SQL naming the row's table as
+    ``t``) and ``also`` (its columns), ``read`` gives those columns too, raw."""
+
+    def __init__(
+        self, model: type[M], using: str = "default", *, join: str = "", also: str = ""
+    ) -> None:
         self.model, self.using = model, using
+        self.join, self.also = join, also
         self._plan: tuple | None = None
 
     def _prepare(self, connection) -> tuple:
         table = self.model._meta.db_table
         fields = list(self.model._meta.concrete_fields)
         quote = connection.ops.quote_name
-        columns = ", ".join(quote(f.column) for f in fields)
+        columns = ", ".join(f"t.{quote(f.column)}" for f in fields)
+        if self.also:
+            columns += f", {self.also}"
         pk = quote(self.model._meta.pk.column)
-        sql = f"SELECT {columns} FROM {quote(table)} WHERE {pk} = %s"
+        sql = f"SELECT {columns} FROM {quote(table)} t {self.join} WHERE t.{pk} = %s"
         converters = []
         for i, field in enumerate(fields):
             column = field.get_col(table)
@@ -44,6 +52,11 @@ class RowReader(Generic[M]):
         return connection.vendor, sql, names, converters, low, high
 
     def get(self, pk) -> M | None:
+        found = self.read(pk)
+        return None if found is None else found[0]
+
+    def read(self, pk, join_params: Sequence = ()) -> tuple[M, tuple] | None:
+        """The row as a model instance, and the values of the ``also`` columns."""
         connection = connections[self.using]
         if self._plan is None or self._plan[0] != connection.vendor:
             self._plan = self._prepare(connection)
@@ -51,17 +64,17 @@ class RowReader(Generic[M]):
         if not isinstance(pk, int) or not low <= pk <= high:
             return None
         with planned_cursor(self.using) as cursor:
-            cursor.execute(sql, [pk])
+            cursor.execute(sql, [*join_params, pk])
             row = cursor.fetchone()
         if row is None:
             return None
-        values = list(row)
+        values = list(row[: len(names)])
         for i, field, found in converters:
             value = values[i]
             for convert in found:
                 value = convert(value, field, connection)
             values[i] = value
-        return self.model.from_db(self.using, names, values)
+        return self.model.from_db(self.using, names, values), tuple(row[len(names) :])
 
 
 @contextmanager

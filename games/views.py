@@ -78,13 +78,24 @@ class GameHidden(Exception):
     """The game does not exist, or the viewer may not see it: the same answer either way."""
 
 
-_games = RowReader(Game)
+# The game and, in the same query, the viewer's seat's last visit (notify.presence).
+_games = RowReader(
+    Game,
+    join=f"LEFT JOIN {Seat._meta.db_table} s ON s.game_id = t.id AND s.user_id = %s",
+    also="s.id, s.last_seen",
+)
 
 
 def _visible_game(request, game_id) -> Game:
-    game = _games.get(game_id)
-    if game is None or not game.visible_to(request.user):
+    user = request.user
+    found = _games.read(game_id, [user.pk if user.is_authenticated else None])
+    if found is None:
         raise GameHidden
+    game, (seat_id, last_seen) = found
+    if not game.visible_to(user):
+        raise GameHidden
+    # Read with the game, so a poll every few seconds does not ask the cache too.
+    game.viewer_last_seen = presence.NOT_SEATED if seat_id is None else last_seen
     return game
 
 
@@ -117,6 +128,7 @@ def game_route(view=None, *, invite_opens=False):
                     invited = Game.from_invite_token(_invite_token(request))
                     if invited and invited.pk == game_id and invited.status == Game.Status.OPEN:
                         game = invited
+                        game.viewer_last_seen = presence.UNKNOWN
                 if game is None:
                     return _not_found(request)
             return view(request, game, *args, **kwargs)
@@ -165,12 +177,12 @@ def _bad_position(request, game):
 @game_route
 def game_page(request, game):
     if not game.was_played:
-        presence.seen(request, game.pk)
+        presence.seen(request, game.pk, game.viewer_last_seen)
         return render(request, "lobby/open_game.html", _open_context(request, game))
     try:
         at = _at(request, game)
     except BadPosition:
-        presence.seen(request, game.pk)
+        presence.seen(request, game.pk, game.viewer_last_seen)
         return _bad_position(request, game)
 
     def render_page(csrf_token):
@@ -181,10 +193,8 @@ def game_page(request, game):
         response.request_id = context["page"].request_id
         return response
 
-    response = pagecache.serve(request, game, render_page)
-    # After the page: its key's query read the viewer's seat, visit time included.
-    presence.seen(request, game.pk, getattr(request, "seat_last_seen", presence.UNKNOWN))
-    return response
+    presence.seen(request, game.pk, game.viewer_last_seen)
+    return pagecache.serve(request, game, render_page)
 
 
 def _open_context(request, game, token=""):
@@ -238,7 +248,7 @@ def _board_context(
 def board(request, game):
     """The board at a position, for the history buttons: the address bar gets the
     URL of exactly the position sent (HX-Push-Url), whatever the link said."""
-    presence.seen(request, game.pk)
+    presence.seen(request, game.pk, game.viewer_last_seen)
     response = _board_response(request, game)
     if response.status_code == 200 and request.htmx:
         at = request.GET.get("at")
@@ -270,7 +280,7 @@ def poll(request, game):
     else changed; the waiting page of an open game (``?open=1``) is reloaded,
     since joining may have started the game.
     """
-    presence.seen(request, game.pk)
+    presence.seen(request, game.pk, game.viewer_last_seen)
     try:
         seen = (int(request.GET.get("v", "")), int(request.GET.get("c", "")))
     except (ValueError, OverflowError):

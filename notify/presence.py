@@ -18,7 +18,8 @@ def seen(request, game_id: int, last_seen=UNKNOWN) -> None:
     """Record that the signed-in viewer has ``game_id`` open.
 
     ``last_seen``: the viewer's ``Seat.last_seen`` when the caller has just read
-    it (None: never), or NOT_SEATED; then the cache is not asked.
+    it (None: never), or NOT_SEATED; then the cache is not asked. The game views
+    read it with the game (``games.views.game_route``).
     """
     user = request.user
     if not user.is_authenticated or last_seen is NOT_SEATED:

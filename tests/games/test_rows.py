@@ -49,7 +49,7 @@ def test_on_postgresql_the_hot_queries_are_planned_once_per_connection():
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
-    assert any('FROM "games_game" WHERE "id" = $1' in sql for sql in prepared), prepared
+    assert any('"games_game" t  WHERE t."id" = $1' in sql for sql in prepared), prepared
 
 
 def test_while_queries_are_counted_they_are_logged_with_their_text(
@@ -59,4 +59,20 @@ def test_while_queries_are_counted_they_are_logged_with_their_text(
     game = running_game("siam", users)
     with django_assert_num_queries(1) as captured:
         RowReader(Game).get(game.pk)
-    assert f'WHERE "id" = {game.pk}' in captured.captured_queries[0]["sql"]
+    assert f'WHERE t."id" = {game.pk}' in captured.captured_queries[0]["sql"]
+
+
+def test_a_join_gives_its_columns_beside_the_row():
+    from games.models import Seat
+
+    users = UserFactory.create_batch(2)
+    game = running_game("siam", users)
+    reader = RowReader(
+        Game,
+        join="LEFT JOIN games_seat s ON s.game_id = t.id AND s.user_id = %s",
+        also="s.number",
+    )
+    seat = Seat.objects.get(game=game, user=users[1])
+    read, (number,) = reader.read(game.pk, [users[1].pk])
+    assert read == game and number == seat.number
+    assert reader.read(game.pk, [None])[1] == (None,)

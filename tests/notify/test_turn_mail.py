@@ -117,20 +117,21 @@ def test_presence_is_written_at_most_once_a_minute(game, bert, clock, django_ass
     assert game.seats.get(user=bert).last_seen > seen
 
 
-def test_the_game_page_throttles_presence_by_the_seat_it_reads(game, anna, bert, clock):
-    # The page's cache key reads the seats anyway: their visit time is the throttle,
-    # so a cache that forgot the last visit does not cost a write on each reload.
+@pytest.mark.parametrize("path", ["", "poll?v=0&c=0", "board"])
+def test_presence_is_throttled_by_the_seat_read_with_the_game(game, anna, bert, clock, path):
+    # The viewer's seat is read with the game: its visit time is the throttle, so
+    # a cache that forgot the last visit does not cost a write on each reload.
     client = Client()
     client.force_login(bert)
-    assert client.get(f"/g/{game.pk}/").status_code == 200
+    assert client.get(f"/g/{game.pk}/{path}").status_code == 200
     seen = game.seats.get(user=bert).last_seen
     assert seen is not None
     clock.shift(datetime.timedelta(seconds=30))
     cache.clear()
-    client.get(f"/g/{game.pk}/")
+    client.get(f"/g/{game.pk}/{path}")
     assert game.seats.get(user=bert).last_seen == seen
     clock.shift(datetime.timedelta(seconds=31))
-    client.get(f"/g/{game.pk}/")
+    client.get(f"/g/{game.pk}/{path}")
     assert game.seats.get(user=bert).last_seen > seen
 
 
