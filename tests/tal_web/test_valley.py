@@ -42,3 +42,24 @@ def test_names_in_the_drawing_are_escaped():
     svg = valley(position(players=2, phase="build"), 0, "en", ("<b>Ann</b> & Co", "Ben's"))
     assert "<b>" not in svg
     assert "&lt;b&gt;Ann&lt;/b&gt; &amp; Co" in svg
+
+
+@pytest.mark.parametrize(
+    "value, written",
+    [
+        (12, "12"),
+        (-3.5, "-3.5"),
+        (True, "True"),
+        (None, "None"),
+        ('<b a="1">&', "&lt;b a=&quot;1&quot;&gt;&amp;"),
+        ("it's", "it&#x27;s"),
+    ],
+)
+def test_a_value_is_written_as_the_template_writes_it(value, written):
+    from django.template import Context, Template
+    from django.utils.safestring import mark_safe
+
+    from tal.valley import _e
+
+    assert _e(value) == written == Template("{{ v }}").render(Context({"v": value}))
+    assert _e(mark_safe("<i>")) == "<i>"
