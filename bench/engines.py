@@ -6,7 +6,8 @@ For each title (King of Siam, King of Saba, Tal der Könige) and player count it
 random full games per second and the mean cost of ``legal_actions`` (the active seat),
 ``apply`` (a random legal action) and ``view`` (one viewer: each seat and the spectator
 in turn), measured on positions sampled from seeded random games. Times are the CPU time
-of this process (``time.process_time``), so other load on the machine does not count.
+of this process (``time.process_time``), so other load on the machine does not count,
+and the three are measured in turns (medians of 7), so the machine's drift counts alike.
 The goal (issue 12): ``view`` costs no more than ``legal_actions`` + ``apply`` together.
 Then Tal's view at a short and a long log (about 10 and about 1,000 actions), which
 should cost about the same, and Tal's view over whole games in the order played (each
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -60,6 +62,18 @@ def per_call(fn: Any, args: list[tuple[Any, ...]], budget: float) -> float:
             return took / calls * 1e6
 
 
+def interleaved(calls: list[tuple[Any, list[tuple[Any, ...]]]], budget: float) -> list[float]:
+    """``per_call`` of each (fn, args), in short turns: the median of 7 turns each. A
+    virtual machine's speed drifts by a third within seconds; measured one after the
+    other, the figures compared would each get another speed."""
+    rounds = 7
+    times: list[list[float]] = [[] for _ in calls]
+    for _ in range(rounds):
+        for i, (fn, args) in enumerate(calls):
+            times[i].append(per_call(fn, args, budget / rounds / len(calls)))
+    return [statistics.median(t) for t in times]
+
+
 def row(title: str, engine: Any, options: dict[str, Any], players: int, budget: float) -> None:
     start = time.process_time()
     games = 0
@@ -81,9 +95,9 @@ def row(title: str, engine: Any, options: dict[str, Any], players: int, budget: 
     # as a site's process holds a few states, not thousands.
     gc.collect()
     gc.freeze()
-    lt = per_call(engine.legal_actions, legal, budget / 3)
-    at = per_call(engine.apply, moves, budget / 3)
-    vt = per_call(engine.view, views, budget / 3)
+    lt, at, vt = interleaved(
+        [(engine.legal_actions, legal), (engine.apply, moves), (engine.view, views)], budget
+    )
     gc.unfreeze()
     verdict = "ok" if vt <= lt + at else "over"
     print(
@@ -155,8 +169,10 @@ def main() -> None:
     states = long_tal_game(1000)
     short, long = states[10], states[min(1000, len(states) - 1)]
     viewers = [0, 1, None]
-    t_short = per_call(TAL.view, [(short, v) for v in viewers], budget / 2)
-    t_long = per_call(TAL.view, [(long, v) for v in viewers], budget / 2)
+    t_short, t_long = interleaved(
+        [(TAL.view, [(short, v) for v in viewers]), (TAL.view, [(long, v) for v in viewers])],
+        budget,
+    )
     print(
         f"tal view, 2 players: {t_short:.1f} µs at action 10 ({len(short.log)} log entries), "
         f"{t_long:.1f} µs at action {long.move_count} ({len(long.log)} log entries): "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -275,10 +276,17 @@ def swap_sequences(st: State, kind: str, restriction: Swap | None) -> list[tuple
     "2 vs 1": the two followers from one province first, then one from an adjacent province;
     if no 2-for-1 is possible, a 1-for-1 between adjacent provinces (ruling 4, 12).
     """
+    return list(iter_swap_sequences(st, kind, restriction))
+
+
+def iter_swap_sequences(
+    st: State, kind: str, restriction: Swap | None
+) -> Iterator[tuple[Pick, ...]]:
+    """``swap_sequences`` one at a time: a question about the first costs only the first."""
     unres = st.unresolved()
     counts = st.counts
-    seqs: list[tuple[Pick, ...]] = []
     if kind == SWAP21:
+        found = False
         adj = st.map.adjacency
         for a in unres:
             ca = counts[a]
@@ -296,11 +304,12 @@ def swap_sequences(st: State, kind: str, restriction: Swap | None) -> list[tuple
                             and frozenset(((a, (x, y)), (b, (g,)))) == restriction
                         ):
                             continue
-                        seqs.append(((a, x), (a, y), (b, g)))
+                        found = True
+                        yield ((a, x), (a, y), (b, g))
                         if x != y:
-                            seqs.append(((a, y), (a, x), (b, g)))
-        if seqs:
-            return seqs
+                            yield ((a, y), (a, x), (b, g))
+        if found:
+            return
     for a in unres:
         cols_a = _colours(counts[a])
         if not cols_a:
@@ -313,8 +322,7 @@ def swap_sequences(st: State, kind: str, restriction: Swap | None) -> list[tuple
                 for x in cols_a:
                     if restriction is not None and frozenset(((a, (x,)), (b, (g,)))) == restriction:
                         continue
-                    seqs.append(((a, x), (b, g)))
-    return seqs
+                    yield ((a, x), (b, g))
 
 
 def take_options(st: State) -> list[Pick]:
@@ -859,6 +867,19 @@ def can_still_win(st: State, seat: int) -> bool:
         _WIN_CACHE.clear()
     _WIN_CACHE[key] = found
     return found
+
+
+def must_pass(st: State, seat: int) -> bool:
+    """Whether ``legal(st, seat)`` is a pass alone (B10/R8), mostly without listing it:
+    a card in progress never ends in a pass, and with cards in hand only the game's
+    last card may be unplayable."""
+    if st.finished or seat != st.turn or st.pending is not None:
+        return False
+    if st.cards_left(seat) == 0:
+        return True
+    if st.total_cards_left() != 1:
+        return False
+    return legal(st, seat) == [{"type": "pass"}]
 
 
 def legal(st: State, seat: int) -> list[Action]:

@@ -84,7 +84,7 @@ class SiamEngine:
         """
         if state.finished:
             return None
-        if core.legal(state, state.turn) == [PASS]:
+        if core.must_pass(state, state.turn):
             return state.turn, dict(PASS)
         return None
 
@@ -179,10 +179,12 @@ def _stage_type(p: core.Pending) -> str:
 
 
 def _is_fallback(st: State, p: core.Pending) -> bool:
+    """A "2 vs 1" card that can only make a 1-for-1 swap now (ruling 4): the first
+    sequence says which kind all of them are."""
     if p.kind != SWAP21:
         return False
-    seqs = core.swap_sequences(st, p.kind, p.restriction)
-    return bool(seqs) and len(seqs[0]) == 2
+    first = next(core.iter_swap_sequences(st, p.kind, p.restriction), None)
+    return first is not None and len(first) == 2
 
 
 def _prompt_key(
@@ -403,14 +405,12 @@ def build_view(st: State, viewer: int | None) -> dict[str, Any]:
         }
     takeovers = [{"province": q, "controller": ctrl(st.controller[q])} for q in st.resolved]
     active = sorted(ENGINE.active_seats(st))
-    # One seat acts at a time: its legal actions serve both auto_pass and its own view.
-    acts = core.legal(st, active[0]) if active else []
-    auto_pass = bool(active) and acts == [{"type": "pass"}]
+    # Only the seat to act has its legal actions listed; the others see whether it must pass.
+    auto_pass = bool(active) and core.must_pass(st, active[0])
     actions: list[dict[str, Any]] = []
     prompt: Message | None = None
     if viewer is not None and viewer in active:
-        if viewer != active[0]:
-            acts = core.legal(st, viewer)
+        acts = core.legal(st, viewer)
         actions = [{"action": a, "label": _label(st, a)} for a in acts]
         prompt = _prompt(st, viewer, acts, fallback)
     view: dict[str, Any] = {

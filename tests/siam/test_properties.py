@@ -171,3 +171,23 @@ def test_last_card_of_the_game_is_only_ever_played_to_win(players, map_id):
             st = ENGINE.apply(st, seat, action)
         if last_player is not None:
             assert last_player in ENGINE.result(st)["winners"]
+
+
+@pytest.mark.parametrize("map_id", ["siam", "saba"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_must_pass_is_a_legal_list_of_one_pass(players, map_id):
+    from siam.engine import core
+
+    for seed in range(4):
+        rnd = random.Random(seed)
+        st = ENGINE.setup(players, {"map": map_id}, seed)
+        while not st.finished:
+            for seat in range(players):
+                expected = ENGINE.legal_actions(st, seat) == [{"type": "pass"}]
+                assert core.must_pass(st, seat) is expected
+            (seat,) = ENGINE.active_seats(st)
+            acts = ENGINE.legal_actions(st, seat)
+            plays = [a for a in acts if a["type"] != "pass"]
+            # pass rarely: games that reach their last cards test the last-card rule
+            st = ENGINE.apply(st, seat, rnd.choice(plays if plays and rnd.random() < 0.9 else acts))
+        assert core.must_pass(st, 0) is False
