@@ -30,7 +30,7 @@ def seen(request, game_id: int, last_seen=UNKNOWN) -> None:
     # that is down answers "not seen", so the write happens: correct, if slower).
     last = cache.get(key) if last_seen is UNKNOWN else last_seen
     if last is not None and timezone.is_naive(last):  # SQLite's plain-SQL rows
-        last = timezone.make_aware(last, datetime.timezone.utc)
+        last = timezone.make_aware(last, datetime.UTC)
     if last is not None and now - last < datetime.timedelta(seconds=THROTTLE_SECONDS):
         return
     Seat.objects.filter(game_id=game_id, user=user).update(last_seen=now)
