@@ -23,11 +23,8 @@ class RowReader(Generic[M]):
     """``model`` rows by primary key; with ``join`` (SQL naming the row's table as
     ``t``) and ``also`` (its columns), ``read`` gives those columns too, raw."""
 
-    def __init__(
-        self, model: type[M], using: str = "default", *, join: str = "", also: str = ""
-    ) -> None:
-        self.model, self.using = model, using
-        self.join, self.also = join, also
+    def __init__(self, model: type[M], *, join: str = "", also: str = "") -> None:
+        self.model, self.join, self.also = model, join, also
         self._plan: tuple | None = None
 
     def _prepare(self, connection) -> tuple:
@@ -51,19 +48,15 @@ class RowReader(Generic[M]):
         names = [f.attname for f in fields]
         return connection.vendor, sql, names, converters, low, high
 
-    def get(self, pk) -> M | None:
-        found = self.read(pk)
-        return None if found is None else found[0]
-
     def read(self, pk, join_params: Sequence = ()) -> tuple[M, tuple] | None:
         """The row as a model instance, and the values of the ``also`` columns."""
-        connection = connections[self.using]
+        connection = connections["default"]
         if self._plan is None or self._plan[0] != connection.vendor:
             self._plan = self._prepare(connection)
         _, sql, names, converters, low, high = self._plan
         if not isinstance(pk, int) or not low <= pk <= high:
             return None
-        with planned_cursor(self.using) as cursor:
+        with planned_cursor() as cursor:
             cursor.execute(sql, [*join_params, pk])
             row = cursor.fetchone()
         if row is None:
@@ -74,11 +67,11 @@ class RowReader(Generic[M]):
             for convert in found:
                 value = convert(value, field, connection)
             values[i] = value
-        return self.model.from_db(self.using, names, values), tuple(row[len(names) :])
+        return self.model.from_db("default", names, values), tuple(row[len(names) :])
 
 
 @contextmanager
-def planned_cursor(using: str = "default") -> Iterator:
+def planned_cursor() -> Iterator:
     """A cursor whose queries PostgreSQL plans once per connection.
 
     Django's cursors bind parameters in the client, so PostgreSQL plans every
@@ -89,7 +82,7 @@ def planned_cursor(using: str = "default") -> Iterator:
     logged (DEBUG, or a test counting them: Django cannot show the text of a
     prepared query), it is the usual cursor.
     """
-    connection = connections[using]
+    connection = connections["default"]
     if (
         connection.vendor != "postgresql"
         or connection.settings_dict["OPTIONS"].get("prepare_threshold") is None

@@ -92,7 +92,7 @@ def _visible_game(request, game_id) -> Game:
     if found is None:
         raise GameHidden
     game, (seat_id, last_seen) = found
-    if not game.visible_to(user):
+    if seat_id is None and not game.visible_to(user):  # a player may see their game
         raise GameHidden
     # Read with the game, so a poll every few seconds does not ask the cache too.
     game.viewer_last_seen = presence.NOT_SEATED if seat_id is None else last_seen
@@ -176,13 +176,12 @@ def _bad_position(request, game):
 
 @game_route
 def game_page(request, game):
+    presence.seen(request, game.pk, game.viewer_last_seen)
     if not game.was_played:
-        presence.seen(request, game.pk, game.viewer_last_seen)
         return render(request, "lobby/open_game.html", _open_context(request, game))
     try:
         at = _at(request, game)
     except BadPosition:
-        presence.seen(request, game.pk, game.viewer_last_seen)
         return _bad_position(request, game)
 
     def render_page(csrf_token):
@@ -193,7 +192,6 @@ def game_page(request, game):
         response.request_id = context["page"].request_id
         return response
 
-    presence.seen(request, game.pk, game.viewer_last_seen)
     return pagecache.serve(request, game, render_page)
 
 

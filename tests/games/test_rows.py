@@ -21,7 +21,8 @@ def test_the_game_row_is_the_one_the_orm_reads():
         private=True, deadline=timezone.now() + datetime.timedelta(days=2)
     )
     expected = Game.objects.get(pk=game.pk)
-    read = RowReader(Game).get(game.pk)
+    read, extra = RowReader(Game).read(game.pk)
+    assert extra == ()
     assert isinstance(read, Game) and not read._state.adding
     for field in Game._meta.concrete_fields:
         assert getattr(read, field.attname) == getattr(expected, field.attname), field.name
@@ -31,7 +32,7 @@ def test_the_game_row_is_the_one_the_orm_reads():
 
 @pytest.mark.parametrize("pk", [0, -1, 10**6, 2**63, 10**30, "1"])
 def test_a_key_that_names_no_row_gives_none(pk):
-    assert RowReader(Game).get(pk) is None
+    assert RowReader(Game).read(pk) is None
 
 
 def test_an_unknown_game_is_still_a_404_on_every_route(client):
@@ -44,8 +45,8 @@ def test_on_postgresql_the_hot_queries_are_planned_once_per_connection():
     users = UserFactory.create_batch(2)
     game = running_game("siam", users)
     reader = RowReader(Game)
-    assert reader.get(game.pk).pk == game.pk
-    assert reader.get(game.pk).pk == game.pk
+    assert reader.read(game.pk)[0].pk == game.pk
+    assert reader.read(game.pk)[0].pk == game.pk
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
@@ -58,7 +59,7 @@ def test_while_queries_are_counted_they_are_logged_with_their_text(
     users = UserFactory.create_batch(2)
     game = running_game("siam", users)
     with django_assert_num_queries(1) as captured:
-        RowReader(Game).get(game.pk)
+        RowReader(Game).read(game.pk)
     assert f'WHERE t."id" = {game.pk}' in captured.captured_queries[0]["sql"]
 
 
