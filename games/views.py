@@ -128,7 +128,7 @@ def game_route(view=None, *, invite_opens=False):
                     invited = Game.from_invite_token(_invite_token(request))
                     if invited and invited.pk == game_id and invited.status == Game.Status.OPEN:
                         game = invited
-                        game.viewer_last_seen = presence.UNKNOWN
+                        game.viewer_last_seen = presence.NOT_SEATED  # not a player yet
                 if game is None:
                     return _not_found(request)
             return view(request, game, *args, **kwargs)
