@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import play, registry
@@ -89,14 +91,21 @@ def _start(game: Game, rematch: Rematch) -> None:
     rematch.save(update_fields=["status", "new_game"])
 
 
+# An offer nobody answered in this time is stale: "My games" stops listing it (the
+# finished game's page still offers it).
+LISTED_DAYS = 30
+
+
 def pending_for(user) -> list[Rematch]:
-    """Rematches waiting for ``user``'s answer (for "My games")."""
+    """Rematches waiting for ``user``'s answer (for "My games"), of the games that
+    ended in the last LISTED_DAYS days."""
     answered = RematchAnswer.objects.filter(user=user).values("rematch_id")
-    # From the pending offers (rematch_pending) to the player's seat in each, not from
-    # every seat the player ever had: the query costs the same after a thousand games.
-    seated = Seat.objects.filter(game_id=OuterRef("game_id"), user=user)
+    # From the player's recently ended seats (seat_user_ended) to each game's offer:
+    # neither the player's older games nor the offers of the whole site are read.
+    since = timezone.now() - datetime.timedelta(days=LISTED_DAYS)
+    recent = Seat.objects.filter(user=user, ended_at__gte=since).values("game_id")
     return list(
-        Rematch.objects.filter(Exists(seated), status=Rematch.Status.PENDING)
+        Rematch.objects.filter(game_id__in=recent, status=Rematch.Status.PENDING)
         .exclude(pk__in=answered)
         .select_related("game", "proposed_by")
         .order_by("-created_at")

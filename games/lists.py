@@ -19,21 +19,24 @@ def my_seats(user) -> tuple[list[Seat], list[Seat]]:
     take it back while the game runs. Aborted games count as finished once they had a
     board: their history is worth keeping.
     """
-    # Both queries walk seat_user_ended (the few stood-in seats, the stood_in_for key):
-    # the running seats (ended_at is None), and the finished ones newest first, stopping
-    # after MY_FINISHED, not reading every game the player has finished.
-    current = list(
-        Seat.objects.filter(Q(user=user, ended_at=None) | Q(stood_in_for=user))
+    # The queries walk seat_user_ended (stood-in seats: the stood_in_for key): the running
+    # seats (ended_at is None), and the finished ones newest first.
+    running = list(
+        Seat.objects.filter(Q(user=user) | Q(stood_in_for=user), ended_at=None)
         .select_related("game")
         .order_by("-to_move", "to_move_since", "-game__created_at")
     )
-    running = [seat for seat in current if seat.ended_at is None]
-    finished = list(
-        Seat.objects.filter(user=user, ended_at__isnull=False, game__started_at__isnull=False)
+    # One query per key, each stopping after MY_FINISHED (an OR of the two would sort
+    # every finished seat of the player), merged here.
+    finished = [
+        seat
+        for mine in (Q(user=user), Q(stood_in_for=user))
+        for seat in Seat.objects.filter(
+            mine, ended_at__isnull=False, game__started_at__isnull=False
+        )
         .select_related("game")
         .order_by("-ended_at")[:MY_FINISHED]
-    )
-    finished += [s for s in current if s.ended_at is not None and s.game.started_at is not None]
+    ]
     finished = sorted(finished, key=lambda seat: seat.ended_at, reverse=True)[:MY_FINISHED]
     prefetch_related_objects([seat.game for seat in running + finished], "seats__user")
     return running, finished
