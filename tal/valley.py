@@ -252,15 +252,17 @@ def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
             w(f'<text x="{_e(nx)}" y="{_e(ny + 58)}" class="site-pts">{_e(s["points"])}</text>')
         if s["takeover"]:
             t = s["takeover"]
+            label = _plain("Take over")  # outside the f-string, where xgettext finds it
             w(
                 f'<a class="act takeover" href="#ta{_e(t["index"])}" hx-post="act" '
                 f"hx-vals='{_e(t['av'])}' aria-label=\"{_e(t['label'])}\">"
                 f'<rect x="{_e(x)}" y="{_e(y - 26)}" width="{_e(s["w"])}" height="22" rx="6"/>'
-                f'<text x="{_e(x + 6)}" y="{_e(y - 10)}">{_plain("Take over")}</text></a>'
+                f'<text x="{_e(x + 6)}" y="{_e(y - 10)}">{label}</text></a>'
             )
     else:
         w(f'<text x="{_e(nx)}" y="{_e(ny + 14)}" class="site-no">{_e(s["site"])}</text>')
-        w(f'<text x="{_e(x + 8)}" y="{_e(y + 68)}" class="out-text">{_plain("not in play")}</text>')
+        label = _plain("not in play")
+        w(f'<text x="{_e(x + 8)}" y="{_e(y + 68)}" class="out-text">{label}</text>')
     w("</g>")
 
 
