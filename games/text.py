@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from django.utils import translation
-
-
-def gettext(text: str) -> str:
-    """``gettext``, remembered: a board labels each of its hundred or more legal
-    actions with the same few words, and the catalogues do not change while the
-    site runs."""
-    return _translated(translation.get_language(), text)
-
-
-@functools.lru_cache(maxsize=8192)
-def _translated(language: str | None, text: str) -> str:
-    # Called with ``language`` active: the key says which catalogue answered.
-    return translation.gettext(text)
+from django.utils.translation import gettext
 
 
 def _is_player_arg(name: str, value: Any) -> bool:

@@ -354,7 +354,7 @@ def raw_actions(st: State) -> list[Action]:
     if p.stage == "swap":
         k = len(p.picks)
         seen: list[Pick] = []
-        for seq in swap_sequences(st, p.kind, p.restriction):
+        for seq in iter_swap_sequences(st, p.kind, p.restriction):
             if seq[:k] == p.picks and len(seq) > k and seq[k] not in seen:
                 seen.append(seq[k])
         return [{"type": "pick", "province": q, "faction": fid[f]} for q, f in seen]

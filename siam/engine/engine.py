@@ -405,14 +405,16 @@ def build_view(st: State, viewer: int | None) -> dict[str, Any]:
         }
     takeovers = [{"province": q, "controller": ctrl(st.controller[q])} for q in st.resolved]
     active = sorted(ENGINE.active_seats(st))
-    # Only the seat to act has its legal actions listed; the others see whether it must pass.
-    auto_pass = bool(active) and core.must_pass(st, active[0])
     actions: list[dict[str, Any]] = []
     prompt: Message | None = None
     if viewer is not None and viewer in active:
+        # One seat acts at a time: its own actions also say whether it must pass.
         acts = core.legal(st, viewer)
+        auto_pass = acts == [PASS]
         actions = [{"action": a, "label": _label(st, a)} for a in acts]
         prompt = _prompt(st, viewer, acts, fallback)
+    else:  # the others are not shown the actions: whether it must pass is enough
+        auto_pass = bool(active) and core.must_pass(st, active[0])
     view: dict[str, Any] = {
         "game": "siam",
         "map": m.id,
