@@ -1,6 +1,6 @@
 import functools
 
-from .models import TRUE, Game, Seat
+from . import lists
 
 
 def turn_count(request):
@@ -17,8 +17,6 @@ def turn_count(request):
 
     @functools.cache
     def count() -> int:
-        # On the seat_user_to_move index: the seats to move, not every seat the player had.
-        seats = Seat.objects.filter(user=user, to_move=TRUE, game__status=Game.Status.ACTIVE)
-        return seats.count()
+        return lists.seats_to_move(user).count()
 
     return {"my_turn_count": count}

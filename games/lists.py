@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet, prefetch_related_objects
 
-from .models import FALSE, Game, Seat
+from .models import FALSE, TRUE, Game, Seat
 
 MY_FINISHED = 20
+
+
+def seats_to_move(user) -> QuerySet[Seat]:
+    """``user``'s seats in running games that wait for their move (seat_user_to_move)."""
+    return Seat.objects.filter(user=user, to_move=TRUE, game__status=Game.Status.ACTIVE)
 
 
 def my_seats(user) -> tuple[list[Seat], list[Seat]]:

@@ -21,8 +21,8 @@ import bots
 from botplay import accounts as bot_accounts
 from enginekit import N_, IllegalAction, msg
 
-from . import replay, signals, since, text
-from .models import TRUE, ChatMessage, Game, Move, Seat
+from . import lists, replay, signals, since, text
+from .models import ChatMessage, Game, Move, Seat
 from .pages import view_token
 
 logger = logging.getLogger(__name__)
@@ -741,7 +741,7 @@ def _encodable(text: str) -> bool:
 def next_game_for(user) -> Game | None:
     """The running game that has waited longest for ``user`` to move."""
     seat = (
-        Seat.objects.filter(user=user, to_move=TRUE, game__status=Game.Status.ACTIVE)
+        lists.seats_to_move(user)
         .order_by("to_move_since", "game_id")
         .select_related("game")
         .first()
