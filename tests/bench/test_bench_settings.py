@@ -47,3 +47,23 @@ def test_bench_fill_adds_finished_games_with_moves():
         assert all(m.created_at is not None and not m.undone for m in moves)
     with pytest.raises(Exception, match="already holds games"):
         call_command("bench_fill", games=1, moves=0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_bench_fill_leaves_the_tables_vacuumed_as_autovacuum_would():
+    from django.db import connection
+
+    from tests.conftest import need_service
+
+    need_service(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL)")
+    call_command("bench_fill", games=3, moves=9, users=3)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT relname FROM pg_stat_user_tables WHERE last_vacuum IS NOT NULL"
+            " AND relname IN ('games_game', 'games_seat', 'games_move')"
+        )
+        assert sorted(row[0] for row in cursor.fetchall()) == [
+            "games_game",
+            "games_move",
+            "games_seat",
+        ]
