@@ -54,10 +54,12 @@ def finished_games(player=None) -> QuerySet[Game]:
     # filtering on it (not on the status) leaves the database one index, game_archive,
     # to walk newest first instead of sorting every finished game.
     games = Game.objects.filter(finished_at__isnull=False, started_at__isnull=False)
+    # The id breaks ties: pages are cut by offset, and games that ended at the same moment
+    # (one sweep of the deadlines) in no fixed order could show twice or never.
     if player is not None:
         # The player's seats in that order (seat_user_ended), each joined to its game.
         games = games.filter(seats__user=player, seats__ended_at__isnull=False)
-        games = games.order_by("-seats__ended_at")
+        games = games.order_by("-seats__ended_at", "-seats__id")
     else:
-        games = games.filter(private=FALSE).order_by("-finished_at")
+        games = games.filter(private=FALSE).order_by("-finished_at", "-id")
     return games.prefetch_related("seats__user")

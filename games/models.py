@@ -94,7 +94,7 @@ class Game(models.Model):
             models.Index(fields=["status", "private", "created_at"], name="game_lobby"),
             models.Index(fields=["status", "private", "last_move_at", "id"], name="game_watch"),
             models.Index(
-                fields=["private", "finished_at"],
+                fields=["private", "finished_at", "id"],
                 name="game_archive",
                 condition=models.Q(finished_at__isnull=False),
             ),
@@ -243,7 +243,7 @@ class Seat(models.Model):
             # The "your turn" count on every page and the next game waiting for a player.
             models.Index(fields=["user", "to_move"], name="seat_user_to_move"),
             # A player's running games (ended_at IS NULL) and their finished ones, newest first.
-            models.Index(fields=["user", "ended_at"], name="seat_user_ended"),
+            models.Index(fields=["user", "ended_at", "id"], name="seat_user_ended"),
         ]
 
     def __str__(self) -> str:

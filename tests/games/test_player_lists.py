@@ -225,3 +225,50 @@ def test_the_migration_fills_in_when_the_games_already_over_ended(count_kind):
     assert_seats_in_sync()
     assert Seat.objects.filter(ended_at__isnull=False).count() == 6
     assert not running.seats.filter(ended_at__isnull=False).exists()
+
+
+def test_games_that_ended_at_the_same_moment_are_each_on_one_page(client, count_kind):
+    """A sweep of the deadlines ends many games at one moment: the pages, cut by offset,
+    still list each exactly once, the later game first."""
+    me, opponent = UserFactory(), UserFactory()
+    games = []
+    for n in range(33):
+        with time_machine.travel(START + timedelta(minutes=n), tick=False):
+            game = play.create_game(
+                me, count_kind, title=f"Game {n}", players=2, options={}, time_limit_days=3,
+                private=False,
+            )  # fmt: skip
+            play.join(game.pk, opponent)
+        games.append(game)
+    with time_machine.travel(START + timedelta(days=5), tick=False):
+        for game in games:
+            play.resign(game.pk, me)
+    client.force_login(me)
+    expected = [f"Game {n}" for n in range(32, -1, -1)]
+    for query in ("", "&mine=1"):
+        first = _titles(client.get(f"/archive/?page=1{query}").content.decode())
+        second = _titles(client.get(f"/archive/?page=2{query}").content.decode())
+        assert first + second == expected
+
+
+def test_on_postgresql_the_archive_pages_walk_an_index_without_sorting():
+    from django.db import connection, transaction
+
+    from games import lists
+    from tests.conftest import need_service
+
+    need_service(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL)")
+    me = UserFactory()
+    for games, index in ((lists.finished_games(), "game_archive"),
+                         (lists.finished_games(me), "seat_user_ended")):  # fmt: skip
+        sql, params = games[30 : 30 + 31].query.sql_with_params()
+        with transaction.atomic(), connection.cursor() as cursor:
+            # A test's tables are small enough to read whole and sort: ask for the plan
+            # of big ones, where a sort would read every row. A Sort left in the plan
+            # means no index gives the order.
+            for setting in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
+                cursor.execute(f"SET LOCAL {setting} = off")
+            cursor.execute(f"EXPLAIN {sql}", params)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        assert index in plan, plan
+        assert "Sort" not in plan, plan
