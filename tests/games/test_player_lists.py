@@ -249,26 +249,3 @@ def test_games_that_ended_at_the_same_moment_are_each_on_one_page(client, count_
         first = _titles(client.get(f"/archive/?page=1{query}").content.decode())
         second = _titles(client.get(f"/archive/?page=2{query}").content.decode())
         assert first + second == expected
-
-
-def test_on_postgresql_the_archive_pages_walk_an_index_without_sorting():
-    from django.db import connection, transaction
-
-    from games import lists
-    from tests.conftest import need_service
-
-    need_service(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL)")
-    me = UserFactory()
-    for games, index in ((lists.finished_games(), "game_archive"),
-                         (lists.finished_games(me), "seat_user_ended")):  # fmt: skip
-        sql, params = games[30 : 30 + 31].query.sql_with_params()
-        with transaction.atomic(), connection.cursor() as cursor:
-            # A test's tables are small enough to read whole and sort: ask for the plan
-            # of big ones, where a sort would read every row. A Sort left in the plan
-            # means no index gives the order.
-            for setting in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
-                cursor.execute(f"SET LOCAL {setting} = off")
-            cursor.execute(f"EXPLAIN {sql}", params)
-            plan = "\n".join(row[0] for row in cursor.fetchall())
-        assert index in plan, plan
-        assert "Sort" not in plan, plan
