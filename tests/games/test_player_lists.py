@@ -138,16 +138,23 @@ def test_a_seat_a_computer_took_over_ends_with_its_game(client, django_capture_o
     assert "Stand-in" in finished and "take it back" not in page
 
 
+def _started_game(count_kind, me, opponent, title, when, private=False):
+    """A two-player game of ``me`` and ``opponent``, created and started at ``when``."""
+    with time_machine.travel(when, tick=False):
+        game = play.create_game(
+            me, count_kind, title=title, players=2, options={}, time_limit_days=3, private=private
+        )
+        play.join(game.pk, opponent)
+    return game
+
+
 def _finished_games(count_kind, me, opponent, count, start=START):
     """``count`` finished games of ``me``, one a day, titles "Game 0", "Game 1", ..."""
     games = []
     for n in range(count):
-        with time_machine.travel(start + timedelta(days=n), tick=False):
-            game = play.create_game(
-                me, count_kind, title=f"Game {n}", players=2, options={}, time_limit_days=3,
-                private=n % 2 == 1,
-            )  # fmt: skip
-            play.join(game.pk, opponent)
+        when = start + timedelta(days=n)
+        game = _started_game(count_kind, me, opponent, f"Game {n}", when, private=n % 2 == 1)
+        with time_machine.travel(when, tick=False):
             play.resign(game.pk, me if n % 3 else opponent)
         games.append(game)
     return games
@@ -162,15 +169,10 @@ def test_my_games_lists_the_running_games_my_turn_first_and_the_latest_finished(
     _finished_games(count_kind, me, opponent, 23)
     # Someone else's finished games are none of mine.
     _finished_games(count_kind, opponent, UserFactory(), 2, START + timedelta(days=40))
-    running = []
-    for n in range(3):
-        with time_machine.travel(START + timedelta(days=50 + n), tick=False):
-            game = play.create_game(
-                me, count_kind, title=f"Running {n}", players=2, options={}, time_limit_days=3,
-                private=False,
-            )  # fmt: skip
-            play.join(game.pk, opponent)
-        running.append(game)
+    running = [
+        _started_game(count_kind, me, opponent, f"Running {n}", START + timedelta(days=50 + n))
+        for n in range(3)
+    ]
     turns = {game.title: game.seats.get(user=me).to_move for game in running}
     client.force_login(me)
     page = client.get("/my/").content.decode()
@@ -231,15 +233,10 @@ def test_games_that_ended_at_the_same_moment_are_each_on_one_page(client, count_
     """A sweep of the deadlines ends many games at one moment: the pages, cut by offset,
     still list each exactly once, the later game first."""
     me, opponent = UserFactory(), UserFactory()
-    games = []
-    for n in range(33):
-        with time_machine.travel(START + timedelta(minutes=n), tick=False):
-            game = play.create_game(
-                me, count_kind, title=f"Game {n}", players=2, options={}, time_limit_days=3,
-                private=False,
-            )  # fmt: skip
-            play.join(game.pk, opponent)
-        games.append(game)
+    games = [
+        _started_game(count_kind, me, opponent, f"Game {n}", START + timedelta(minutes=n))
+        for n in range(33)
+    ]
     with time_machine.travel(START + timedelta(days=5), tick=False):
         for game in games:
             play.resign(game.pk, me)
