@@ -65,6 +65,14 @@ class BoardPage:
         return {seat.number for seat in self.seats if seat.user.is_bot}
 
     @property
+    def open_seats(self) -> list[int]:
+        """``Game.open_seats`` from the seats read for the page (no query)."""
+        if self.game.status != Game.Status.ACTIVE:
+            return []
+        taken = {seat.number for seat in self.seats}
+        return [n for n in range(self.game.players) if n not in taken]
+
+    @property
     def previous(self) -> int | None:
         return self.at - 1 if self.at > 0 else None
 

@@ -69,6 +69,7 @@ def test_the_lobby_lists_it_and_a_newcomer_takes_the_seat(client, opened):
     client.force_login(sub)
     page = client.get(f"/g/{game.pk}/").content.decode()
     assert "Take over the open seat" in page
+    assert "The clock is stopped until a substitute takes the open seat." in page
     assert client.post(f"/g/{game.pk}/take-seat", {}).status_code == 302
     game.refresh_from_db()
     seat = game.seats.get(user=sub)
@@ -78,6 +79,7 @@ def test_the_lobby_lists_it_and_a_newcomer_takes_the_seat(client, opened):
     # The history is there, and the seat's own secret with it; the other seat's is not.
     state = replay.current_state(game)
     page = client.get(f"/g/{game.pk}/").content.decode()
+    assert "Take over the open seat" not in page and "until a substitute" not in page
     assert "adds 2" in page
     view = board_page(game, sub).view
     assert view["my_secret"] == state.secrets[1]
