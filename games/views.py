@@ -368,11 +368,15 @@ def _answer(request, game, error: play.PlayError | None = None, notice: str = ""
     played right after the commit, when tasks run in the request).
     """
     status = error.status if error else 200
-    game.refresh_from_db()
+    # The game as the operation left it, with the viewer's seat (a player sees their game).
+    found = _games.read(game.pk, [request.user.pk if request.user.is_authenticated else None])
+    if found is None:
+        return _not_found(request)
+    game, (seat_id, _last_seen) = found
     state = getattr(done, "played_state", None)
     if state is not None and (done.version, done.undo_count) != (game.version, game.undo_count):
         state = None
-    if not game.visible_to(request.user):
+    if seat_id is None and not game.visible_to(request.user):
         # Let in by an invite and still not a player (the game filled up):
         # the refusal, and nothing of the game.
         message = error.message if error else ""
