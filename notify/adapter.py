@@ -5,15 +5,42 @@ refuses never fails the sign-up request: the row is retried later.
 """
 
 import uuid
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
+from django.conf import settings
+from django.utils.translation import gettext as _
 
 from . import outbox
 from .models import Notification
 
 
+@dataclass
+class SiteName:
+    """What allauth's mails call ``current_site``: this site's name and address
+    (without django.contrib.sites they would get the request's host, or nothing)."""
+
+    name: str
+    domain: str
+
+
+def site_name() -> SiteName:
+    return SiteName(name=_("Play by Web"), domain=urlsplit(settings.SITE_URL).netloc)
+
+
 class OutboxAccountAdapter(DefaultAccountAdapter):
+    def format_email_subject(self, subject: str) -> str:
+        return f"[{site_name().name}] {subject}"
+
     def send_mail(self, template_prefix, email, context):
+        context = {
+            "request": allauth_context.request,
+            "email": email,
+            "current_site": site_name(),
+            **context,
+        }
         message = self.render_mail(template_prefix, email, context)
         html = next(
             (c for c, kind in getattr(message, "alternatives", []) if kind == "text/html"), ""

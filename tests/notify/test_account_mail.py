@@ -2,6 +2,7 @@
 secret keys are readable by nobody but the recipient."""
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from django.core import mail
@@ -70,3 +71,22 @@ def test_the_reset_key_is_not_shown_to_moderators_and_not_kept_after_sending(
     admin.force_login(UserFactory(is_staff=True, is_superuser=True))
     page = admin.get(f"/admin/notify/notification/{pending.pk}/change/").content.decode()
     assert "Reset" in page and key_url not in page
+
+
+@pytest.mark.parametrize(
+    "language, hello, subject",
+    [("en", "Hello from Play by Web!", "[Play by Web] "), ("de", "Play by Web", "[Play by Web] ")],
+)
+def test_account_mail_names_the_site(
+    language, hello, subject, settings, django_capture_on_commit_callbacks
+):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    UserFactory(username="gerd", email="gerd@example.com")
+    with django_capture_on_commit_callbacks(execute=True):
+        Client(HTTP_ACCEPT_LANGUAGE=language).post(
+            "/accounts/password/reset/", {"email": "gerd@example.com"}
+        )
+    [message] = mail.outbox
+    assert message.subject.startswith(subject)
+    assert hello in message.body and urlsplit(settings.SITE_URL).netloc in message.body
+    assert " from !" not in message.body and "using !" not in message.body
