@@ -62,6 +62,9 @@ def test_player_and_time_limit_filters_combine(client, mixed_lobby):
     assert _open_titles(client, "?time_limit=7") == {"Siam teams"}
     html = client.get("/?players=4&time_limit=1").content.decode()
     assert "No open game matches this filter." in html
+    # Nor does a running one: the page says the filter found none, not that none runs.
+    assert "No running game matches this filter." in html
+    assert "No public game is running right now." not in html
 
 
 def test_a_nonsense_filter_shows_everything_rather_than_failing(client, mixed_lobby):
