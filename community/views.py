@@ -3,7 +3,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from games import play, registry
-from games.views import _guarded
+from games.views import GoTo, _guarded
 
 from . import cancel, rematch
 from .models import PlayerStats
@@ -20,7 +20,9 @@ def _yes_no(data, field: str) -> bool:
 
 @_guarded
 def rematch_answer(request, game_id, data):
-    rematch.answer(game_id, request.user, _yes_no(data, "answer"))
+    offer = rematch.answer(game_id, request.user, _yes_no(data, "answer"))
+    # The answer that starts the rematch leads its player to the new board.
+    return GoTo(offer.new_game) if offer.status == offer.Status.STARTED else None
 
 
 @_guarded

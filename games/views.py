@@ -1,6 +1,8 @@
 import functools
 import json
 import re
+from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -360,6 +362,13 @@ def _seen_version(data) -> int | str | None:
 RECORDED = gettext_lazy("Your earlier request had already arrived and was recorded.")
 
 
+@dataclass
+class GoTo:
+    """What an operation returns to lead its player elsewhere (a rematch it started)."""
+
+    place: Any  # anything with get_absolute_url
+
+
 def _answer(request, game, error: play.PlayError | None = None, notice: str = "", done=None):
     """Answer a game request: JSON for API clients, the board for HTMX and pages.
 
@@ -390,6 +399,9 @@ def _answer(request, game, error: play.PlayError | None = None, notice: str = ""
         if notice:
             answer["recorded"] = True
         return JsonResponse(answer)
+    if isinstance(done, GoTo):
+        url = done.place.get_absolute_url()
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     message = error.message if error else ""
     if request.htmx and game.was_played:
         context = _board_context(request, game, error=message, notice=notice, state=state)

@@ -27,9 +27,10 @@ def test_rematch_starts_when_every_player_accepted(client, started):
     client.force_login(first)
     assert "Rematches waiting for your answer" in client.get("/my/").content.decode()
     assert "Accept the rematch" in client.get(f"/g/{game.pk}/").content.decode()
-    assert client.post(f"/g/{game.pk}/rematch", {"answer": "yes"}).status_code == 302
+    response = client.post(f"/g/{game.pk}/rematch", {"answer": "yes"})
     offer.refresh_from_db()
     new = offer.new_game
+    assert response.status_code == 302 and response["Location"] == new.get_absolute_url()
     assert offer.status == Rematch.Status.STARTED
     assert new.status == Game.Status.ACTIVE and new.kind == game.kind
     assert new.options == game.options and new.time_limit_days == game.time_limit_days
