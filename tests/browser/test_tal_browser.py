@@ -183,6 +183,10 @@ def play_game(
     return game, pages, url, shots, clicks, confirms, time.monotonic() - started
 
 
+def background(locator) -> str:
+    return locator.evaluate("e => getComputedStyle(e).backgroundColor")
+
+
 def test_two_players_play_a_complete_game_on_the_drawn_board(login, live_server, artifacts):
     users = [UserFactory(display_name="Anna"), UserFactory(display_name="Carla K.")]
     game, pages, url, shots, clicks, confirms, took = play_game(
@@ -200,6 +204,14 @@ def test_two_players_play_a_complete_game_on_the_drawn_board(login, live_server,
     summary = watcher.locator(f"{BOARD} .tal-summary")
     assert summary.is_visible()
     assert f"with {max(points)} points" in summary.inner_text()
+    # The header marks each player in their colour on the board.
+    for seat in (0, 1):
+        header = watcher.locator(f".game-header .players .seat-{seat} .seat-dot")
+        tag = watcher.locator(f"{BOARD} .seat-tag.s{seat}").first
+        assert background(header) == background(tag)
+    assert background(watcher.locator(".game-header .seat-0 .seat-dot")) != background(
+        watcher.locator(".game-header .seat-1 .seat-dot")
+    )
     shoot(watcher, artifacts, "2p-end")
     check_axe(watcher, "finished game")
 
