@@ -60,6 +60,16 @@ class BoardPage:
         return not (self.view.get("result") and self.game.kind_info.shows_result)
 
     @property
+    def places(self) -> list[tuple[int, int]]:
+        """(place, seat) down the result's ranking. Every winner is first (a resignation
+        in a three-player game leaves two), the others count on from there: 1, 1, 3."""
+        if not self.result:
+            return []
+        winners = set(self.result.get("winners") or [])
+        ranking = self.result.get("ranking") or []
+        return [(1 if seat in winners else index + 1, seat) for index, seat in enumerate(ranking)]
+
+    @property
     def computer_seats(self) -> set[int]:
         """Seat numbers held by computer players (marked wherever names are listed)."""
         return {seat.number for seat in self.seats if seat.user.is_bot}
