@@ -169,7 +169,7 @@ def test_others_see_on_vacation_until_on_the_game_page_and_in_the_lobby(
         away, count_kind, title="Waiting", players=2, options={}, time_limit_days=3, private=False
     )
     client.force_login(other)
-    note = "on vacation until March 6, 2027"
+    note = "on vacation until 6 March 2027"
     board = client.get(f"/g/{game.pk}/").content.decode()
     assert note in board
     assert note in client.get("/my/").content.decode()

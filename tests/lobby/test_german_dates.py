@@ -27,7 +27,8 @@ def test_chat_dates_are_german_for_a_german_reader_in_berlin(client, count_kind)
     assert "12.01.2026 14:07" in page  # German format, Berlin time (UTC+1 in winter)
     client.force_login(other)
     page = client.get(game.get_absolute_url()).content.decode()
-    assert "01/12/2026 8:07 a.m." in page
+    # English, unambiguous on either side of the Atlantic, New York time.
+    assert "12 Jan 2026, 08:07" in page and "01/12/2026" not in page
     assert timezone.get_current_timezone_name() == "UTC"
     # No language in the profile: the browser's German counts, dates included.
     other.language = ""

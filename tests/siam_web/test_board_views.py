@@ -179,8 +179,11 @@ def test_history_shows_the_same_board_without_clickable_parts(client, siam_game)
     assert 'class="map-svg"' in text
     assert "Position after move 0 of 2" in text
     assert clickable(text) == []
+    # Nobody is to move in a past position and no card is in progress: no empty status box.
+    assert 'class="siam-status' not in text
     text = client.get(f"/g/{siam_game.pk}/board?at=1").content.decode()
     assert "is playing Khon Thai" in text and clickable(text) == []
+    assert 'class="siam-status' in text
 
 
 def test_text_view_lists_the_board_and_the_actions(client, siam_game):
