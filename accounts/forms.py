@@ -71,6 +71,16 @@ class SettingsForm(forms.ModelForm):
                 raise forms.ValidationError(_("Another player already uses this name."))
         return name
 
+    def clean(self):
+        data = super().clean()
+        if "quiet_from" in self.errors or "quiet_until" in self.errors:
+            return data
+        if (data.get("quiet_from") is None) != (data.get("quiet_until") is None):
+            raise forms.ValidationError(
+                _("Give both times of your quiet hours, or leave both empty for none.")
+            )
+        return data
+
     def clean_vacation_until(self):
         until = self.cleaned_data["vacation_until"]
         years = vacation.overdrawn_years(self.instance, until)

@@ -64,11 +64,19 @@ class User(AbstractUser):
         blank=True,
         help_text=_("Collects your turn e-mails into one a day, at this hour of your time zone."),
     )
-    quiet_from = models.TimeField(_("no e-mail from"), default=datetime.time(22, 0))
+    # Both empty (or equal): no quiet hours.
+    quiet_from = models.TimeField(
+        _("no e-mail from"), default=datetime.time(22, 0), null=True, blank=True
+    )
     quiet_until = models.TimeField(
         _("no e-mail until"),
         default=datetime.time(7, 0),
-        help_text=_("E-mail that falls in these hours waits until they end (your time zone)."),
+        null=True,
+        blank=True,
+        help_text=_(
+            "E-mail that falls in these hours waits until they end (your time zone). "
+            "Leave both empty to get e-mail at any hour."
+        ),
     )
     vacation_until = models.DateField(
         _("on vacation until"),

@@ -41,3 +41,46 @@ def test_the_in_tab_turn_notices_are_also_set_on_the_settings_page(users):
     assert 'data-notice="sound"' in page and 'data-notice="notify"' in page
     # Off until this browser's player ticks them (nothing is checked in the HTML).
     assert "checked" not in page.split("data-tab-notices", 1)[1].split("</details>", 1)[0]
+
+
+def _settings(**changes):
+    data = {
+        "display_name": "Anna",
+        "language": "",
+        "time_zone": "Europe/Berlin",
+        "notify_turn": "on",
+        "notify_reminder_hours": "24",
+        "notify_game_end": "on",
+        "digest_hour": "",
+        "quiet_from": "22:00",
+        "quiet_until": "07:00",
+        "vacation_until": "",
+    }
+    return {**data, **changes}
+
+
+def test_quiet_hours_are_turned_off_by_leaving_both_times_empty(users):
+    from notify import schedule
+
+    anna = users[0]
+    client = Client()
+    client.force_login(anna)
+    page = client.get("/settings/").content.decode()
+    assert "Leave both empty to get e-mail at any hour." in page
+    assert (
+        'name="quiet_from" value="22:00"' in page
+        and "required" not in page.split('name="quiet_from"', 1)[1].split(">", 1)[0]
+    )
+    assert client.post("/settings/", _settings(quiet_from="", quiet_until="")).status_code == 302
+    anna.refresh_from_db()
+    assert anna.quiet_from is None and anna.quiet_until is None
+    midnight = datetime.datetime(2026, 12, 2, 0, 0, tzinfo=datetime.UTC)
+    assert schedule.send_time(anna, midnight) == midnight  # at any hour
+    # One time alone is refused with a clear message, and nothing changes.
+    response = client.post("/settings/", _settings(quiet_from="23:00", quiet_until=""))
+    assert response.status_code == 200
+    assert "Give both times of your quiet hours, or leave both empty for none." in (
+        response.content.decode()
+    )
+    anna.refresh_from_db()
+    assert anna.quiet_from is None
