@@ -273,3 +273,37 @@ def test_three_players_play_a_complete_expert_game_on_a_phone(login, live_server
     assert f"with {max(points)} points" in summary.inner_text()
     shoot(watcher, artifacts, "3p-end")
     check_axe(watcher, "finished 3-player game")
+
+
+WIDTHS = """() => {
+    const box = document.querySelector('.valley-scroll');
+    return [document.querySelector('svg.valley').getBoundingClientRect().width, box.clientWidth];
+}"""
+
+
+def test_on_a_phone_the_valley_can_be_seen_whole(login, live_server, artifacts):
+    """Drawn large enough to tap, the valley scrolls on a phone; its button shows it whole,
+    and that holds when the board is drawn again (a move, a refresh) until pressed again."""
+    users = [UserFactory(display_name=n) for n in ("Anna", "Ben")]
+    game = running_game("tal", users, {}, title="Whole valley")
+    url = f"{live_server.url}/g/{game.pk}/"
+    page = login(users[0], width=375, height=800)
+    page.goto(url)
+    button = page.locator("[data-valley-zoom]")
+    drawn, box = page.evaluate(WIDTHS)
+    assert drawn > 3 * box  # scrolls: tap targets at full size
+    assert button.get_attribute("aria-pressed") == "false"
+    button.click()
+    drawn, box = page.evaluate(WIDTHS)
+    assert drawn <= box and button.get_attribute("aria-pressed") == "true"
+    page.screenshot(path=str(artifacts / "tal-whole-valley-375.png"), full_page=True)
+    page.reload()
+    drawn, box = page.evaluate(WIDTHS)
+    assert drawn <= box
+    page.locator("[data-valley-zoom]").click()
+    drawn, box = page.evaluate(WIDTHS)
+    assert drawn > 3 * box
+    # On a wide screen the whole valley is always shown and the button is not needed.
+    wide = login(users[1], width=1280)
+    wide.goto(url)
+    assert not wide.locator("[data-valley-zoom]").is_visible()
