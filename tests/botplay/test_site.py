@@ -253,7 +253,7 @@ def test_computers_are_marked_in_every_list(client, hanna, django_capture_on_com
 
     play.resign(running.pk, hanna)
     result = client.get(running.get_absolute_url()).content.decode()
-    assert f'<ol class="ranking"><li>Computer (medium) {BADGE}</li>' in result
+    assert f'<ol class="ranking"><li value="1">Computer (medium) {BADGE}</li>' in result
     archive = client.get(reverse("archive")).content.decode()
     assert f"Computer (medium) {BADGE}" in archive
     finished = client.get(reverse("my_games")).content.decode()
