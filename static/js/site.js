@@ -49,46 +49,45 @@ document.addEventListener("focusin", function (event) {
   if (event.target.matches && event.target.matches("[data-select-on-focus]")) event.target.select();
 });
 
-// On a phone the Tal valley is drawn large enough to tap and scrolls; its button
-// shows it whole instead. The choice is this browser's (localStorage) and holds
-// for every board swapped in after.
-var VALLEY_WHOLE = "valley-whole";
-var valleyWholeHere = false; // where localStorage is refused: for this page only
+// On a phone the boards are drawn large enough to tap, and scroll (the Tal valley,
+// the King of Siam map); their button shows them whole instead. The choice is this
+// browser's (localStorage) and holds for every board swapped in after.
+var BOARD_WHOLE = "board-whole";
+var boardWholeHere = false; // where localStorage is refused: for this page only
 
-function valleyWhole() {
+function boardWhole() {
   try {
-    return localStorage.getItem(VALLEY_WHOLE) === "1";
+    return localStorage.getItem(BOARD_WHOLE) === "1";
   } catch (error) {
-    return valleyWholeHere;
+    return boardWholeHere;
   }
 }
 
-function applyValleyZoom() {
-  var whole = valleyWhole();
-  document.querySelectorAll(".tal-valley").forEach(function (figure) {
-    figure.classList.toggle("whole", whole);
-    var button = figure.querySelector("[data-valley-zoom]");
-    if (button) button.setAttribute("aria-pressed", whole ? "true" : "false");
+function applyBoardZoom() {
+  var whole = boardWhole();
+  document.querySelectorAll("[data-board-zoom]").forEach(function (button) {
+    button.parentElement.classList.toggle("whole", whole);
+    button.setAttribute("aria-pressed", whole ? "true" : "false");
   });
 }
 
 document.addEventListener("click", function (event) {
-  var button = event.target.closest && event.target.closest("[data-valley-zoom]");
+  var button = event.target.closest && event.target.closest("[data-board-zoom]");
   if (!button) return;
-  valleyWholeHere = !valleyWhole();
+  boardWholeHere = !boardWhole();
   try {
-    localStorage.setItem(VALLEY_WHOLE, valleyWholeHere ? "1" : "0");
+    localStorage.setItem(BOARD_WHOLE, boardWholeHere ? "1" : "0");
   } catch (error) {
-    // kept in valleyWholeHere
+    // kept in boardWholeHere
   }
   centreBoards();
 });
-document.addEventListener("DOMContentLoaded", applyValleyZoom);
+document.addEventListener("DOMContentLoaded", applyBoardZoom);
 
 // A board wider than the screen (the Tal valley on a phone) scrolls; show its
 // chosen figure, or its middle, rather than an empty corner.
 function centreBoards() {
-  applyValleyZoom();
+  applyBoardZoom();
   document.querySelectorAll(".valley-scroll, .siam .map-scroll").forEach(function (box) {
     if (box.scrollWidth <= box.clientWidth) return;
     var mark = box.querySelector(".tok.chosen, .pickslot.chosen, a.act");

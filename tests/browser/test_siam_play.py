@@ -167,3 +167,25 @@ def test_the_csp_check_sees_a_blocked_inline_script(browser, live_server):
     assert any("inline script" in v for v in CSP_VIOLATIONS)
     CSP_VIOLATIONS.clear()
     page.close()
+
+
+MAP_WIDTHS = """() => [document.querySelector('.siam-map .map-svg').getBoundingClientRect().width,
+                      document.querySelector('.siam-map .map-scroll').clientWidth]"""
+
+
+def test_on_a_phone_the_map_can_be_seen_whole(login, live_server, artifacts):
+    """At tap size the map is wider than a phone and scrolls; its button shows it whole,
+    as the Tal valley's does (one choice of this browser for both boards)."""
+    users = [UserFactory(display_name=n) for n in ("Anna", "Ben")]
+    game = running_game("siam", users, {"map": "saba"}, title="Whole map")
+    page = login(users[0], width=375, height=800)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    drawn, box = page.evaluate(MAP_WIDTHS)
+    assert drawn > box
+    button = page.locator("[data-board-zoom]")
+    button.click()
+    drawn, box = page.evaluate(MAP_WIDTHS)
+    assert drawn <= box and button.get_attribute("aria-pressed") == "true"
+    page.screenshot(path=str(artifacts / "siam-whole-map-375.png"))
+    page.reload()
+    assert page.evaluate(MAP_WIDTHS)[0] <= page.evaluate(MAP_WIDTHS)[1]

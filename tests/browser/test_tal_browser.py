@@ -289,7 +289,7 @@ def test_on_a_phone_the_valley_can_be_seen_whole(login, live_server, artifacts):
     url = f"{live_server.url}/g/{game.pk}/"
     page = login(users[0], width=375, height=800)
     page.goto(url)
-    button = page.locator("[data-valley-zoom]")
+    button = page.locator("[data-board-zoom]")
     drawn, box = page.evaluate(WIDTHS)
     assert drawn > 3 * box  # scrolls: tap targets at full size
     assert button.get_attribute("aria-pressed") == "false"
@@ -300,10 +300,10 @@ def test_on_a_phone_the_valley_can_be_seen_whole(login, live_server, artifacts):
     page.reload()
     drawn, box = page.evaluate(WIDTHS)
     assert drawn <= box
-    page.locator("[data-valley-zoom]").click()
+    page.locator("[data-board-zoom]").click()
     drawn, box = page.evaluate(WIDTHS)
     assert drawn > 3 * box
     # On a wide screen the whole valley is always shown and the button is not needed.
     wide = login(users[1], width=1280)
     wide.goto(url)
-    assert not wide.locator("[data-valley-zoom]").is_visible()
+    assert not wide.locator("[data-board-zoom]").is_visible()
