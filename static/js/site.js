@@ -204,3 +204,16 @@ document.addEventListener("DOMContentLoaded", function () {
   }
   if (zone && field.querySelector('option[value="' + zone.replace(/"/g, "") + '"]')) field.value = zone;
 });
+
+// The history steps with the arrow keys (Back and Forward), unless the key is meant for
+// something else: typing, a scrolled board, a pressed modifier.
+document.addEventListener("keydown", function (event) {
+  if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  var target = event.target;
+  if (target.closest && target.closest("input, textarea, select, [contenteditable], .valley-scroll, .map-scroll")) return;
+  var link = document.querySelector('.history-nav a[rel="' + (event.key === "ArrowLeft" ? "prev" : "next") + '"]');
+  if (!link) return;
+  event.preventDefault();
+  link.click();
+});

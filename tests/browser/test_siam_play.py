@@ -189,3 +189,31 @@ def test_on_a_phone_the_map_can_be_seen_whole(login, live_server, artifacts):
     page.screenshot(path=str(artifacts / "siam-whole-map-375.png"))
     page.reload()
     assert page.evaluate(MAP_WIDTHS)[0] <= page.evaluate(MAP_WIDTHS)[1]
+
+
+def test_the_arrow_keys_step_through_the_history(login, live_server):
+    from games import play, replay
+
+    users = [UserFactory(display_name=n) for n in ("Anna", "Ben")]
+    game = new_game(users, "siam")
+    for _ in range(2):
+        seat = seat_to_move(game)
+        user = game.seats.get(number=seat).user
+        action = game.engine.legal_actions(replay.current_state(game), seat)[0]
+        play.act(game.pk, user, action, None)
+    page = login(users[0])
+    page.goto(f"{live_server.url}/g/{game.pk}/?at=1")
+    nav = page.locator(".history-nav strong")
+    assert nav.inner_text() == "Position after move 1 of 2"
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => document.location.search === '?at=0'")
+    assert page.locator(".history-nav strong").inner_text() == "Position after move 0 of 2"
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.location.search === '?at=1'")
+    assert page.locator(".history-nav strong").inner_text() == "Position after move 1 of 2"
+    # Typing in the chat moves the cursor, not the board.
+    page.locator("#chat-form textarea").click()
+    page.keyboard.type("hi")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.location.search") == "?at=1"
