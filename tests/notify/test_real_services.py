@@ -96,7 +96,16 @@ def wait_for(condition, seconds: float, log: Path | None = None) -> None:
 
 
 def mails(mail_dir: Path) -> list[str]:
-    return [p.read_text() for p in sorted(mail_dir.glob("*.log"))]
+    """Every message the worker's file backend wrote. One file holds a connection's
+    messages, each ended by a line of 79 dashes; two connections opened in the same
+    second by objects at the same address append to the same file."""
+    end = "\n" + "-" * 79 + "\n"
+    return [
+        message
+        for path in sorted(mail_dir.glob("*.log"))
+        for message in path.read_text().split(end)
+        if message.strip()
+    ]
 
 
 def your_turn_mails(mail_dir: Path) -> list[str]:
