@@ -333,6 +333,7 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
             # replay that passes this position writes it.
             transaction.on_commit(lambda: replay.save_snapshot(game, count, number, state))
         transaction.on_commit(lambda: replay.store(game, number, count, state))
+        transaction.on_commit(lambda: replay.keep_position(game, start, before))
     game.played_state = state
     return game
 

@@ -86,6 +86,13 @@ def state_at(game, count: int) -> Any:
     return state
 
 
+def keep_position(game, count: int, state: Any) -> None:
+    """Keep ``state``, the state after ``count`` moves, for ``state_at``. A move keeps
+    the position it left: the other players' next look compares with it ("since you
+    last looked", "changed by the last move"), and would otherwise replay it."""
+    cache.set(f"{_cache_key(game)}:at:{count}", state, CACHE_SECONDS)
+
+
 def rebuild(game) -> tuple[int, int, Any]:
     """(number of the last move, moves in force, state) now, from the snapshots
     and the log, ignoring the cache (take-backs)."""

@@ -151,6 +151,20 @@ def test_a_cold_page_and_a_past_position_replay_at_most_one_turn(started, monkey
     assert statecodec.encode(at_five) == statecodec.encode(replay._position(game, 5)[2])
 
 
+def test_a_move_keeps_the_position_it_left_for_the_other_players_next_look(started, monkeypatch):
+    """Their page compares with the position before the move ("since you last
+    looked", "changed by the last move"): it is in the cache, not replayed."""
+    game, first, second = started
+    play.act(game.pk, first, {"type": "add", "n": 1}, None)
+    play.act(game.pk, first, {"type": "end"}, None)  # left position 1, mid-turn
+    game.refresh_from_db()
+    calls = _counting_applies(monkeypatch, game.engine)
+    before = replay.state_at(game, 1)
+    assert calls == []
+    monkeypatch.undo()
+    assert statecodec.encode(before) == statecodec.encode(replay._position(game, 1)[2])
+
+
 def test_a_tal_game_page_stays_within_one_turn_of_a_snapshot(users, client, monkeypatch):
     game = running_game("tal", users[:2])
     rng = random.Random(5)
