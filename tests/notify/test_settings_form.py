@@ -15,18 +15,7 @@ def test_notification_preferences_are_on_the_settings_page(users):
         assert f'name="{field}"' in page
     # Quiet hours are picked with the browser's time picker, as hours and minutes.
     assert 'type="time" name="quiet_from" value="22:00"' in page
-    data = {
-        "display_name": "Anna",
-        "language": "",
-        "time_zone": "Europe/Berlin",
-        "notify_turn": "on",
-        "notify_reminder_hours": "24",
-        "notify_game_end": "on",
-        "digest_hour": "19",
-        "quiet_from": "23:00",
-        "quiet_until": "06:30",
-        "vacation_until": "",
-    }
+    data = _settings(digest_hour="19", quiet_from="23:00", quiet_until="06:30")
     assert client.post("/settings/", data).status_code == 302
     anna.refresh_from_db()
     assert anna.digest_hour == 19 and anna.quiet_until == datetime.time(6, 30)
