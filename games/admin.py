@@ -36,9 +36,16 @@ class GameAdmin(ModeratorAdmin):
     list_display = ["id", "title", "kind", "status", "players", "move_count", "created_at"]
     list_filter = ["kind", "status", "private"]
     search_fields = ["title", "seats__user__username"]
+    # The move log is linked, not inlined: a long game made the page slow.
+    inlines = [SeatInline]
+    actions = [
+        moderation_action(_("Abort the selected games"), moderation.abort_game, public_reason=True)
+    ]
+
     # Only the title may be edited directly (an offensive one). Everything else
-    # is the game's state: it changes through games.play, which keeps the rules.
-    readonly_fields = [
+    # is the game's state: it changes through games.play, which keeps the rules,
+    # and a game is created only by its players (play.create_game).
+    shown = [
         "kind",
         "rules_version",
         "options",
@@ -62,9 +69,19 @@ class GameAdmin(ModeratorAdmin):
         "started_at",
         "finished_at",
     ]
-    # The move log is linked, not inlined: a long game made the page slow.
-    inlines = [SeatInline]
-    actions = [moderation_action(_("Abort the selected games"), moderation.abort_game)]
+
+    def get_readonly_fields(self, request, obj=None):
+        # Every other field the form would offer (a field added later included) is
+        # shown, never edited; the seed stays out (moderation.lookups.SECRET_FIELDS).
+        others = [
+            f.name
+            for f in Game._meta.concrete_fields
+            if f.editable and f.name != "title" and f.name not in self.shown
+        ]
+        return [*self.shown, *others]
+
+    def has_add_permission(self, request):
+        return False
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("created_by")

@@ -23,6 +23,14 @@ class ReasonForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
     )
 
+    def __init__(self, *args, public: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if public:
+            self.fields["reason"].label = _(
+                "Reason (shown to the players and everyone who opens the game, "
+                "and kept in the audit trail)"
+            )
+
 
 class ModeratorAdmin(SecretSafeAdmin):
     """A model admin whose moderation actions need the ``moderation.moderate`` permission."""
@@ -44,13 +52,17 @@ class ReadOnlyAdmin(ModeratorAdmin):
         return False
 
 
-def moderation_action(description: str, perform: Callable):
+def moderation_action(description: str, perform: Callable, *, public_reason: bool = False):
     """An admin action that runs ``perform(moderator, obj, reason)`` for each
-    selected object once the moderator has confirmed it with a reason."""
+    selected object once the moderator has confirmed it with a reason.
+
+    ``public_reason``: ``perform`` shows the reason on the game (an abort), and the
+    form says so."""
 
     @admin.action(description=description, permissions=["moderate"])
     def action(modeladmin, request, queryset):
-        form = ReasonForm(request.POST if request.POST.get("confirm") else None)
+        data = request.POST if request.POST.get("confirm") else None
+        form = ReasonForm(data, public=public_reason)
         if form.is_valid():
             done = 0
             for obj in queryset:

@@ -1,6 +1,8 @@
 """Every moderation action in the admin: a reason, a confirmation page, the
 change through the site's own functions, and an audit entry nobody can change."""
 
+import re
+
 import pytest
 from django.contrib.sessions.models import Session
 
@@ -186,3 +188,33 @@ def test_the_game_change_page_has_no_user_drop_down_and_few_queries(
         page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert "<select" not in page.split('id="game_form"')[1].split("</form>")[0]
     assert "Read the move log" in page
+
+
+def test_on_the_game_change_page_only_the_title_is_edited_and_games_are_not_added_here(
+    client, mod, started
+):
+    game, first, _ = started
+    page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    form = page.split('id="game_form"')[1].split("</form>")[0]
+    inputs = set(re.findall(r'<(?:input|textarea|select)[^>]*name="([a-z_]+)"', form))
+    assert "title" in inputs
+    assert not inputs & {"computer_played", "last_move_at", "seed", "status", "players"}
+    assert str(game.seed) not in page and game.seed_salt not in page  # a running game's secret
+    moved = game.last_move_at
+    # The form as the browser sends it (management forms included), with forged extras.
+    data = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+    data.update({"title": "Renamed", "computer_played": "on", "last_move_at_0": "2020-01-01",
+                 "last_move_at_1": "00:00:00"})  # fmt: skip
+    response = client.post(f"/admin/games/game/{game.pk}/change/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game.refresh_from_db()
+    assert game.title == "Renamed"
+    assert not game.computer_played and game.last_move_at == moved
+    assert client.get("/admin/games/game/add/").status_code == 403
+
+
+def test_the_abort_form_says_its_reason_is_public(client, mod, started):
+    game, _, _ = started
+    page, _done = run_action(client, "/admin/games/game/", "abort_game", [game.pk], "Cheating")
+    assert "shown to the players and everyone who opens the game" in page.content.decode()
+    assert "A moderator aborted the game: Cheating" in client.get(f"/g/{game.pk}/").content.decode()

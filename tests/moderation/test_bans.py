@@ -67,3 +67,29 @@ def test_a_ban_in_a_team_game_loses_for_the_team(users):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert sorted(game.result["winners"]) == [0, 2]
+
+
+def test_a_moderator_cannot_ban_a_superuser_or_other_staff_and_nobody_bans_a_computer():
+    from botplay.accounts import bot_user
+
+    staff_moderator = UserFactory(is_staff=True)
+    superuser = UserFactory(is_staff=True, is_superuser=True)
+    other_moderator = UserFactory(is_staff=True)
+    computer = bot_user("random")
+    refused = [
+        (staff_moderator, superuser, "is a superuser"),
+        (other_moderator, superuser, "is a superuser"),
+        (staff_moderator, other_moderator, "Only a superuser can ban"),
+        (superuser, computer, "is a computer player"),
+        (staff_moderator, computer, "is a computer player"),
+    ]
+    for who, whom, why in refused:
+        with pytest.raises(actions.ModerationError, match=why):
+            actions.ban(who, whom, "Testing the limits")
+        whom.refresh_from_db()
+        assert whom.is_active
+    # A superuser may ban a moderator who misbehaves; a moderator may ban a player.
+    actions.ban(superuser, other_moderator, "Abused the tools")
+    actions.ban(staff_moderator, UserFactory(), "Spam")
+    other_moderator.refresh_from_db()
+    assert not other_moderator.is_active
