@@ -124,7 +124,7 @@ class Game:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-9:
                 best.append(action)
-        return rng.choice(best)
+        return pick_random(best, rng)
 
     def finish_turn(self, state: Any, rng: random.Random) -> Any:
         """Play on greedily, step by step, while the seat keeps the move (a few steps at most)."""
@@ -147,7 +147,10 @@ class Game:
 
 
 def greedy(game: Game, state: Any, actions: list[dict[str, Any]], rng: random.Random) -> Any:
-    """The action whose outcome scores best for the seat (ties: at random).
+    """The action whose outcome scores best for the seat (ties: a kind at random, then
+    one of that kind, as ``pick_random``: Tal's secret plan scores nothing until it is
+    carried out, and a tie drawn among sixty plan steps and one "submit" made a plan
+    of hundreds of steps).
 
     One ply is one turn, not one step: where an action leaves the seat to act
     again (King of Siam's card, then where its followers go, then the one it
@@ -167,7 +170,7 @@ def greedy(game: Game, state: Any, actions: list[dict[str, Any]], rng: random.Ra
             best, best_value = [action], value
         elif abs(value - best_value) <= 1e-9:
             best.append(action)
-    return rng.choice(best)
+    return pick_random(best, rng)
 
 
 def now() -> float:

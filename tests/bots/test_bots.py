@@ -248,3 +248,30 @@ def test_greedy_beats_random_at_king_of_siam():
         played = play_game(SIAM, strengths, 300 + game)
         wins += played.result["winners"] == [strengths.index("greedy")]
     assert wins >= 6
+
+
+def _tal_plan_phase(seed: int):
+    state = TAL.setup(3, {}, seed)
+    while state.phase != "plan":
+        seat = min(TAL.active_seats(state))
+        actions = TAL.legal_actions(state, seat)
+        ends = [a for a in actions if a["type"].startswith("end_")]
+        state = TAL.apply(state, seat, ends[0] if ends else actions[0])
+    return state
+
+
+def test_greedy_hands_in_a_tal_plan_after_a_few_steps():
+    """A secret plan scores nothing until it is carried out, so every step ties with
+    "submit": the tie is drawn by kind, not among sixty plan steps (which made a plan
+    of hundreds of invisible moves)."""
+    longest = 0
+    for seed in range(12):
+        state = _tal_plan_phase(seed)
+        seat = min(TAL.active_seats(state))
+        for steps in range(1, 200):
+            action = bots.choose(TAL, state, seat, "greedy", salt=f"plan {seed} {steps}")
+            state = TAL.apply(state, seat, action)
+            if action["type"] == "submit_plan":
+                break
+        longest = max(longest, steps)
+    assert longest <= 20
