@@ -402,6 +402,7 @@ def resign(game_id: int, user) -> Game:
                 {"resigned": seat.number},
             ),
         )
+        since.mark_seen(game, seat.pk)  # they know how it ended: nothing is new to them
     return game
 
 

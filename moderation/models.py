@@ -55,7 +55,7 @@ class AuditEntry(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name = _("audit entry")
-        verbose_name_plural = _("audit trail")
+        verbose_name_plural = _("audit entries")
         permissions = [("moderate", "Can ban users, abort games, hide chat, resolve reports")]
 
     def __str__(self) -> str:

@@ -177,3 +177,36 @@ def test_resignation_reason_is_translated(client, started):
     play.resign(game.pk, first)
     client.force_login(second)
     assert f"{first.name} hat aufgegeben." in client.get(f"/g/{game.pk}/").content.decode()
+
+
+def test_the_since_banner_names_a_changed_board_without_new_moves(started):
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    game, _, _ = started
+    page = SimpleNamespace(since=SimpleNamespace(new_entries=0), request_id="r1")
+    with translation.override("en"):
+        html = render_to_string("games/game.html#since-banner", {"page": page, "game": game})
+        assert "Since you last looked, the board has changed (marked)." in html
+        assert "0 new moves" not in html
+        page.since.new_entries = 2
+        html = render_to_string("games/game.html#since-banner", {"page": page, "game": game})
+        assert "Since you last looked: 2 new moves, marked." in html
+
+
+def test_who_resigns_sees_no_since_banner(client, started):
+    game, first, second = started
+    client.force_login(first)
+    client.get(f"/g/{game.pk}/")
+    play.resign(game.pk, first)
+    assert 'class="since"' not in client.get(f"/g/{game.pk}/").content.decode()
+
+
+def test_an_archive_page_past_the_end_does_not_say_there_are_no_games(client, started):
+    game, first, _ = started
+    play.resign(game.pk, first)
+    page = client.get("/archive/?page=7").content.decode()
+    assert "No games on this page: the archive ends earlier." in page
+    assert "No finished games yet." not in page

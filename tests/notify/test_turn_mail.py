@@ -196,3 +196,23 @@ def test_game_started_and_finished_mails(count_kind, anna, bert, clock):
     [message] = mail.outbox
     assert message.to == [anna.email] and message.subject == "“Race” is over"
     assert "Anna resigned." in message.body and "Winner: Bert" in message.body
+
+
+def test_the_first_turn_mail_has_no_gap_and_an_aborted_game_no_empty_ranking(
+    count_kind, anna, bert, clock
+):
+    from enginekit import N_, msg
+
+    game = play.create_game(
+        anna, count_kind, title="Gaps", players=2, options={}, time_limit_days=3, private=False
+    )
+    play.join(game.pk, bert)
+    drain()
+    for message in mail.outbox:
+        assert "\n\n\n" not in message.body.strip(), message.body  # no empty "since" list
+    mail.outbox.clear()
+    play.abort(game.pk, msg(N_("A moderator aborted the game: {note}"), note="Test"))
+    drain()
+    assert mail.outbox
+    for message in mail.outbox:
+        assert "Ranking" not in message.body and "Ranking" not in message.alternatives[0][0]
