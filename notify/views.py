@@ -22,10 +22,11 @@ def unsubscribe(request, token):
     user = found and get_user_model().objects.filter(pk=found[0]).first()
     if not user:
         return render(request, "notify/bad_link.html", status=400)
-    kind = found[1]
-    context = {"kind": Notification.Kind(kind).label, "done": False}
+    field, value = UNSUBSCRIBE[found[1]]
+    # One setting may cover several kinds (a game's start, its end, a stand-in): name them all.
+    kinds = [Notification.Kind(k).label for k, (f, _) in UNSUBSCRIBE.items() if f == field]
+    context = {"kind": ", ".join(str(k) for k in kinds), "count": len(kinds), "done": False}
     if request.method == "POST":
-        field, value = UNSUBSCRIBE[kind]
         setattr(user, field, value)
         user.save(update_fields=[field])
         context["done"] = True

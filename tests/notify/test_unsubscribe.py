@@ -21,7 +21,8 @@ def test_unsubscribe_link_from_the_mail_works_without_login(game, anna, bert):
     url = link_from(mails_to(bert)[0])
     client = Client(enforce_csrf_checks=True)
     page = client.get(url)
-    assert page.status_code == 200 and "Stop e-mails of this kind" in page.content.decode()
+    assert page.status_code == 200
+    assert "Stop e-mails of these kinds: your turn, daily digest?" in page.content.decode()
     bert.refresh_from_db()
     assert bert.notify_turn  # GET only asks
     # RFC 8058 one-click: a mail client posts without cookies or CSRF token.
@@ -84,3 +85,15 @@ def test_only_players_can_mute_with_the_button(game, db):
     client = Client()
     client.force_login(UserFactory())
     assert client.post(f"/notify/game/{game.pk}/mute").status_code == 404
+
+
+def test_the_unsubscribe_page_names_every_kind_its_setting_covers(anna):
+    """A game's start, its end and a stand-in share one setting: the link in any of
+    them says all three are switched off, not only the one it came with."""
+    client = Client()
+    page = client.get(f"/notify/unsubscribe/{unsubscribe_token(anna, 'game_started')}/")
+    text = page.content.decode()
+    assert "Stop e-mails of these kinds: game started, game finished, " in text
+    assert "a computer player took your seat?" in text
+    page = client.get(f"/notify/unsubscribe/{unsubscribe_token(anna, 'last_warning')}/")
+    assert "Stop e-mails of this kind: last warning?" in page.content.decode()
