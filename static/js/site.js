@@ -217,3 +217,34 @@ document.addEventListener("keydown", function (event) {
   event.preventDefault();
   link.click();
 });
+
+// The board is drawn anew after every move and refresh: a keyboard player's focus
+// would fall back to the page, and the next Tab start from the top. It goes back
+// to the same control when the new board has it, else to the board's prompt.
+var boardFocus = null;
+
+document.addEventListener("htmx:beforeSwap", function () {
+  var board = document.getElementById("part-board"); // the drawn board (games.fragments)
+  var active = document.activeElement;
+  boardFocus = null;
+  if (!board || !active || !board.contains(active)) return;
+  boardFocus = { act: active.getAttribute("data-act"), id: active.id };
+});
+
+document.addEventListener("htmx:afterSettle", function () {
+  var area = document.getElementById("board-area");
+  if (!boardFocus || !area) return;
+  var wanted = boardFocus;
+  boardFocus = null;
+  if (area.contains(document.activeElement) && document.activeElement !== area) return;
+  var same = null;
+  if (wanted.id) same = document.getElementById(wanted.id);
+  if (!same && wanted.act) {
+    area.querySelectorAll("[data-act]").forEach(function (el) {
+      if (!same && el.getAttribute("data-act") === wanted.act && el.getAttribute("tabindex") !== "-1") same = el;
+    });
+  }
+  var target = same || area.querySelector(".tal-status, .siam-status, .turn-box") || area;
+  if (!same && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+  target.focus({ preventScroll: !!same });
+});

@@ -217,3 +217,26 @@ def test_the_arrow_keys_step_through_the_history(login, live_server):
     page.keyboard.press("ArrowLeft")
     page.wait_for_timeout(300)
     assert page.evaluate("document.location.search") == "?at=1"
+
+
+def test_a_keyboard_player_keeps_their_place_after_a_move(login, live_server):
+    """Played with Tab and Enter, the new board does not send the focus back to the top
+    of the page: it stays on the board (the same control, or the prompt)."""
+    users = [UserFactory(display_name=n) for n in ("Anna", "Ben")]
+    game = new_game(users, "siam")
+    seat = seat_to_move(game)
+    page = login(game.seats.get(number=seat).user)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    for _ in range(3):
+        control = page.locator(f"{BOARD} [data-act]:not([tabindex='-1'])").first
+        control.focus()
+        page.evaluate("document.getElementById('board-area').dataset.stale = '1'")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => !document.getElementById('board-area').dataset.stale"
+            " && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+        )
+        inside = "() => document.getElementById('board-area').contains(document.activeElement)"
+        page.wait_for_function(inside, timeout=2000)
+        if not page.locator(f"{BOARD} [data-act]").count():
+            break
