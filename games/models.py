@@ -188,7 +188,11 @@ class Game(models.Model):
         """Seat numbers of a running game that wait for a substitute (no player holds them)."""
         if self.status != self.Status.ACTIVE:
             return []
-        taken = set(self.seats.values_list("number", flat=True))
+        return self.open_among(self.seats.values_list("number", flat=True))
+
+    def open_among(self, taken) -> list[int]:
+        """The seat numbers of this game that none of ``taken`` holds."""
+        taken = set(taken)
         return [n for n in range(self.players) if n not in taken]
 
     def seat_of(self, user) -> "Seat | None":

@@ -79,8 +79,7 @@ class BoardPage:
         """``Game.open_seats`` from the seats read for the page (no query)."""
         if self.game.status != Game.Status.ACTIVE:
             return []
-        taken = {seat.number for seat in self.seats}
-        return [n for n in range(self.game.players) if n not in taken]
+        return self.game.open_among(seat.number for seat in self.seats)
 
     @property
     def previous(self) -> int | None:

@@ -78,7 +78,7 @@ def state_at(game, count: int) -> Any:
     """The state after the first ``count`` moves in force (history, "since you
     last looked"). A past position never changes while the take-back count
     stays the same, so each one is rebuilt once and then read from the cache."""
-    key = f"{_cache_key(game)}:at:{count}"
+    key = _position_key(game, count)
     state = cache.get(key)
     if state is None:
         state = _position(game, count)[2]
@@ -90,7 +90,11 @@ def keep_position(game, count: int, state: Any) -> None:
     """Keep ``state``, the state after ``count`` moves, for ``state_at``. A move keeps
     the position it left: the other players' next look compares with it ("since you
     last looked", "changed by the last move"), and would otherwise replay it."""
-    cache.set(f"{_cache_key(game)}:at:{count}", state, CACHE_SECONDS)
+    cache.set(_position_key(game, count), state, CACHE_SECONDS)
+
+
+def _position_key(game, count: int) -> str:
+    return f"{_cache_key(game)}:at:{count}"
 
 
 def rebuild(game) -> tuple[int, int, Any]:

@@ -72,12 +72,14 @@ def ban(moderator, user, reason: str) -> list[int]:
         if user.is_bot:
             # The site's computer players: banning one would end every game it plays.
             raise ModerationError(_("%(user)s is a computer player of this site.") % {"user": user})
-        if user.is_superuser or (user.is_staff and not moderator.is_superuser):
-            # A moderator must not lock out the people who appoint moderators.
+        # A moderator must not lock out the people who appoint moderators.
+        if user.is_superuser:
+            raise ModerationError(
+                _("%(user)s is a superuser and cannot be banned.") % {"user": user}
+            )
+        if user.is_staff and not moderator.is_superuser:
             raise ModerationError(
                 _("Only a superuser can ban %(user)s, who is on the staff.") % {"user": user}
-                if not user.is_superuser
-                else _("%(user)s is a superuser and cannot be banned.") % {"user": user}
             )
         user.is_active = False
         user.save(update_fields=["is_active"])
