@@ -5,9 +5,13 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games import vacation
+from notify import outbox
 
 from . import time_zones
 from .models import User
+
+# A change of any of these moves the mail that is waiting (notify.outbox.reschedule).
+SCHEDULE_FIELDS = {"quiet_from", "quiet_until", "digest_hour", "time_zone"}
 
 
 def time_zone_field(current: str = "", required: bool = True) -> forms.ChoiceField:
@@ -99,4 +103,6 @@ class SettingsForm(forms.ModelForm):
         user = super().save(commit)
         if commit:
             vacation.book(user)
+            if SCHEDULE_FIELDS.intersection(self.changed_data):
+                outbox.reschedule(user)
         return user

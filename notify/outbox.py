@@ -152,6 +152,38 @@ def _failed(row: Notification, now: datetime.datetime, error: Exception) -> None
     )
 
 
+def reschedule(user, now: datetime.datetime | None = None) -> int:
+    """Move ``user``'s waiting mail to the times their settings give now (quiet
+    hours, digest hour or time zone changed); returns how many mails go sooner.
+
+    Mail held by quiet hours goes when the new ones end, or at once without
+    them. It never goes later than it was due: a last warning is timed to
+    arrive while it is of use. Turns kept for the daily digest wait for the
+    new digest hour, or, with the digest turned off, go as turn mails of their own.
+    """
+    from . import schedule
+
+    now = now or timezone.now()
+    waiting = Notification.objects.filter(user=user, sent_at=None, skipped="", claimed_at=None)
+    digest = Notification.Kind.DIGEST
+    soon = schedule.send_time(user, now)
+    mail = waiting.exclude(kind__in=[digest, Notification.Kind.RAW])
+    if user.digest_hour is None:
+        waiting.filter(kind=digest).update(skipped="digest turned off")
+        freed = list(
+            mail.filter(Q(in_digest=True) | Q(due_at__gt=soon)).values_list("pk", flat=True)
+        )
+    else:
+        at = schedule.next_digest(user, now)
+        waiting.filter(Q(kind=digest) | Q(in_digest=True)).update(due_at=at)
+        freed = list(mail.filter(in_digest=False, due_at__gt=soon).values_list("pk", flat=True))
+    mail.filter(pk__in=freed).update(in_digest=False, due_at=soon)
+    if soon <= now:
+        for pk in freed:
+            transaction.on_commit(lambda pk=pk: enqueue(pk))
+    return len(freed)
+
+
 def due(now: datetime.datetime | None = None, limit: int = 500) -> list[int]:
     now = now or timezone.now()
     rows = _claimable(now).filter(in_digest=False).order_by("due_at", "pk")

@@ -171,3 +171,93 @@ def test_a_game_whose_clock_ignores_vacations_still_mails_the_player_on_vacation
     turn(game, anna)
     drain()
     assert len(mails_to(bert, "Your turn")) == 1
+
+
+def _save_settings(user, **changes):
+    """The settings page as ``user`` sends it, with ``changes``."""
+    from django.test import Client
+
+    data = {
+        "display_name": user.display_name,
+        "language": "",
+        "time_zone": user.time_zone,
+        "notify_turn": "on",
+        "notify_reminder_hours": "0",
+        "notify_game_end": "on",
+        "digest_hour": "" if user.digest_hour is None else str(user.digest_hour),
+        "quiet_from": user.quiet_from.strftime("%H:%M") if user.quiet_from else "",
+        "quiet_until": user.quiet_until.strftime("%H:%M") if user.quiet_until else "",
+        "vacation_until": "",
+        **changes,
+    }
+    client = Client()
+    client.force_login(user)
+    assert client.post("/settings/", data).status_code == 302
+
+
+def _afternoon_quiet(user):
+    user.quiet_from, user.quiet_until = datetime.time(9, 0), datetime.time(18, 0)
+    user.save()
+
+
+def test_mail_held_by_quiet_hours_goes_at_once_when_they_are_turned_off(game, anna, bert, clock):
+    _afternoon_quiet(bert)
+    turn(game, anna)  # 14:00 in Berlin: held until 18:00
+    drain()
+    assert mails_to(bert) == []
+    _save_settings(bert, quiet_from="", quiet_until="")
+    drain()  # nothing shifted the clock: the mail is due now
+    [mail_] = mails_to(bert, "Your turn")
+    assert "Counting" in mail_.subject
+
+
+def test_mail_held_by_quiet_hours_follows_their_new_end(game, anna, bert, clock):
+    _afternoon_quiet(bert)
+    turn(game, anna)
+    _save_settings(bert, quiet_until="15:00")
+    clock.shift(HOUR - datetime.timedelta(minutes=1))  # 14:59 in Berlin
+    drain()
+    assert mails_to(bert) == []
+    clock.shift(datetime.timedelta(minutes=1))
+    drain()
+    assert len(mails_to(bert, "Your turn")) == 1
+
+
+def test_longer_quiet_hours_do_not_hold_waiting_mail_later(game, anna, bert, clock):
+    _afternoon_quiet(bert)
+    turn(game, anna)
+    _save_settings(bert, quiet_until="21:00")
+    clock.shift(4 * HOUR)  # 18:00 in Berlin, when it was due
+    drain()
+    assert len(mails_to(bert, "Your turn")) == 1
+
+
+def test_turning_the_digest_off_sends_the_turns_it_kept_as_turn_mails(game, anna, bert, clock):
+    bert.digest_hour = 19
+    bert.save()
+    turn(game, anna)
+    drain()
+    assert mails_to(bert) == []
+    _save_settings(bert, digest_hour="")
+    drain()
+    [mail_] = mails_to(bert, "Your turn")
+    assert mail_.subject == "Your turn in “Counting”"
+    assert "Anna adds 1." in mail_.body
+    clock.shift(6 * HOUR)  # past 19:00: no digest comes
+    drain()
+    assert len(mails_to(bert, "Your turn")) == 1
+    assert Notification.objects.get(user=bert, kind="digest").skipped == "digest turned off"
+
+
+def test_a_new_digest_hour_moves_the_waiting_digest(game, anna, bert, clock):
+    bert.digest_hour = 19
+    bert.save()
+    turn(game, anna)  # 14:00 in Berlin
+    _save_settings(bert, digest_hour="16")
+    clock.shift(2 * HOUR - datetime.timedelta(minutes=1))
+    drain()
+    assert mails_to(bert) == []
+    clock.shift(datetime.timedelta(minutes=1))  # 16:00 in Berlin
+    drain()
+    [digest] = mails_to(bert, "Your turn")
+    assert digest.subject == "Your turn in 1 game"
