@@ -41,8 +41,9 @@ def compose(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, li
             if row.kind == Notification.Kind.DIGEST:
                 return _digest(row, now)
             context = {"user": user, **_GAME_KINDS[row.kind](row, now)}
+            covered = context.pop("covers", [])
             context.update(links(user, row.kind, row.game))
-            return make_message(row.kind, row.address, context), []
+            return make_message(row.kind, row.address, context), covered
 
 
 def _raw(row: Notification) -> EmailMessage:
@@ -134,15 +135,31 @@ def _last_warning(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 
 
 def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    """The start, and for the player who moves first also their turn: that turn's
+    own mail (written in the same transaction) goes with this one, not after it."""
     if not row.user.notify_game_end:
         raise Skip("game e-mails off")
     game = _check_game(row)
     seats = list(game.seats.select_related("user").order_by("number"))
+    mine = next((s for s in seats if s.user_id == row.user_id and s.to_move), None)
+    covers = []
+    if mine is not None and not on_vacation_here(row.user, game):
+        turn = Notification.objects.filter(
+            user=row.user,
+            game=game,
+            kind=Notification.Kind.TURN,
+            turn_since=mine.to_move_since,
+            sent_at=None,
+            skipped="",
+        )
+        covers = [t.pk for t in _claim(turn, now)]
     return {
         "game": game,
         "players": [s.user.name for s in seats],
         "to_move": [s.user.name for s in seats if s.to_move],
-        "my_turn": any(s.to_move and s.user_id == row.user_id for s in seats),
+        "my_turn": mine is not None,
+        "deadline": game.deadline if mine is not None else None,
+        "covers": covers,
     }
 
 
@@ -181,17 +198,22 @@ _GAME_KINDS = {
 }
 
 
+def _claim(rows, now: datetime.datetime):
+    """The rows this worker claims for the mail it composes (marked sent with it)."""
+    unclaimed = Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_TIMEOUT)
+    for found in rows.filter(unclaimed):
+        if Notification.objects.filter(unclaimed, pk=found.pk).update(claimed_at=now) == 1:
+            yield found
+
+
 def _digest(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, list[int]]:
     """One e-mail for the turns collected since the last digest."""
     user = row.user
-    unclaimed = Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_TIMEOUT)
     waiting = Notification.objects.filter(
-        unclaimed, user=user, in_digest=True, sent_at=None, skipped="", due_at__lte=now
+        user=user, in_digest=True, sent_at=None, skipped="", due_at__lte=now
     ).select_related("game", "user")
     games, covered = [], []
-    for turn in waiting.order_by("due_at", "pk"):
-        if Notification.objects.filter(unclaimed, pk=turn.pk).update(claimed_at=now) != 1:
-            continue
+    for turn in _claim(waiting.order_by("due_at", "pk"), now):
         try:
             if not user.notify_turn:
                 raise Skip("turn e-mails off")

@@ -216,3 +216,31 @@ def test_the_first_turn_mail_has_no_gap_and_an_aborted_game_no_empty_ranking(
     assert mail.outbox
     for message in mail.outbox:
         assert "Ranking" not in message.body and "Ranking" not in message.alternatives[0][0]
+
+
+@pytest.mark.parametrize("game_mails", [True, False])
+def test_the_first_mover_gets_one_mail_at_the_start(count_kind, anna, bert, clock, game_mails):
+    """The start mail says "you move first": no turn mail follows it. A player
+    who turned game mails off still learns of their turn, from the turn mail."""
+    for user in (anna, bert):
+        user.notify_game_end = game_mails
+        user.save()
+    game = play.create_game(
+        anna, count_kind, title="Race", players=2, options={}, time_limit_days=3, private=False
+    )
+    play.join(game.pk, bert)
+    drain()
+    drain()
+    first = game.seats.get(to_move=True).user
+    other = bert if first == anna else anna
+    [to_first] = mails_to(first)
+    if game_mails:
+        assert to_first.subject == "“Race” has started: your turn"
+        assert "You move first." in to_first.body and "Deadline for your move:" in to_first.body
+        [to_other] = mails_to(other)
+        assert to_other.subject == "“Race” has started"
+        assert "Deadline" not in to_other.body
+    else:
+        assert to_first.subject == "Your turn in “Race”"
+        assert mails_to(other) == []
+    assert not Notification.objects.filter(sent_at=None, skipped="").exists()
