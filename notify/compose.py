@@ -136,7 +136,9 @@ def _last_warning(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 
 def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     """The start, and for the player who moves first also their turn: that turn's
-    own mail (written in the same transaction) goes with this one, not after it."""
+    own mail (written in the same transaction) goes with this one, not after it.
+    A turn kept for the daily digest stays there: the digest lists every game
+    waiting for the player."""
     if not row.user.notify_game_end:
         raise Skip("game e-mails off")
     game = _check_game(row)
@@ -149,6 +151,7 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
             game=game,
             kind=Notification.Kind.TURN,
             turn_since=mine.to_move_since,
+            in_digest=False,
             sent_at=None,
             skipped="",
         )
