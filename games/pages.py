@@ -70,6 +70,11 @@ class BoardPage:
         return [(1 if seat in winners else index + 1, seat) for index, seat in enumerate(ranking)]
 
     @property
+    def movers(self) -> list[str]:
+        """The names of the players to move."""
+        return [seat.user.name for seat in self.seats if seat.to_move]
+
+    @property
     def computer_seats(self) -> set[int]:
         """Seat numbers held by computer players (marked wherever names are listed)."""
         return {seat.number for seat in self.seats if seat.user.is_bot}

@@ -15,6 +15,25 @@ document.addEventListener("htmx:afterSettle", function () {
   if (area && area.dataset.title) document.title = area.dataset.title;
 });
 
+// A new board is swapped in silently: its news (the last entry of the log, whose
+// turn it is, or the past position shown) goes to the page's live region, so a
+// screen reader says what a move or a poll brought. The same news is not repeated.
+function boardNews() {
+  var news = document.querySelector("#board-area .board-news");
+  return news ? news.textContent.trim() : "";
+}
+document.addEventListener("DOMContentLoaded", function () {
+  var region = document.getElementById("board-news");
+  if (region) region.dataset.said = boardNews();
+});
+document.addEventListener("htmx:afterSettle", function () {
+  var region = document.getElementById("board-news");
+  var text = boardNews();
+  if (!region || !text || text === region.dataset.said) return;
+  region.dataset.said = text;
+  region.textContent = text;
+});
+
 // Clickable SVG parts of a board are <a href="#..." hx-post=...>: with HTMX the
 // request replaces the board, so the fragment jump (the no-JS fallback) is skipped.
 document.addEventListener("click", function (event) {

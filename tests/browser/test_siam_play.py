@@ -240,3 +240,36 @@ def test_a_keyboard_player_keeps_their_place_after_a_move(login, live_server):
         page.wait_for_function(inside, timeout=2000)
         if not page.locator(f"{BOARD} [data-act]").count():
             break
+
+
+def test_a_screen_reader_hears_what_a_move_and_a_poll_brought(login, live_server):
+    """The board is swapped in silently; the page's live region says what changed."""
+    from games import play, replay, text
+
+    users = [UserFactory(display_name=n) for n in ("Anna", "Ben")]
+    game = new_game(users, "siam")
+    seat = seat_to_move(game)
+    me = game.seats.get(number=seat).user
+    names = {s.number: s.user.name for s in game.seats.all()}
+    page = login(me)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    news = page.locator("#board-news")
+    assert news.get_attribute("aria-live") == "polite"
+    assert news.text_content() == ""  # the page itself is read as usual: nothing repeated
+    for _ in range(10):  # my moves, until the turn passes
+        click_first_legal(page)
+        state = replay.current_state(game)
+        last = text.render(game.engine.view(state, seat)["log"][-1], names)
+        assert news.text_content().startswith(last)
+        if seat_to_move(game) != seat:
+            break
+        assert "It is your turn." in news.text_content()
+    other = game.seats.get(to_move=True).user
+    assert news.text_content().endswith(f"To move: {other.name}.")
+    while seat_to_move(game) != seat:  # the opponent's turn, played here
+        action = game.engine.legal_actions(replay.current_state(game), seat_to_move(game))[0]
+        play.act(game.pk, other, action, None)
+    page.wait_for_function(  # the poll brings the opponent's turn
+        "() => document.getElementById('board-news').textContent.includes('It is your turn.')",
+        timeout=15_000,
+    )
