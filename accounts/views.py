@@ -7,8 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from games import ical, vacation
-from games.models import Game
+from games import ical, lists, vacation
 
 from .forms import SettingsForm
 from .models import User
@@ -34,11 +33,21 @@ def settings_view(request):
     return render(request, "accounts/settings.html", context)
 
 
+PROFILE_FINISHED = 10
+
+
 def profile(request, username):
+    """A player's public page: ratings, their open and running public games, and the
+    latest finished ones (the archive has the rest)."""
     player = get_object_or_404(User, username=username, is_active=True)
-    games = Game.objects.filter(seats__user=player).exclude(status=Game.Status.ABORTED)
-    games = games.exclude(private=True).order_by("-created_at").distinct()[:50]
-    return render(request, "accounts/profile.html", {"player": player, "games": games})
+    finished = list(lists.finished_games(player)[: PROFILE_FINISHED + 1])
+    context = {
+        "player": player,
+        "running": lists.running_games(player),
+        "finished": finished[:PROFILE_FINISHED],
+        "more_finished": len(finished) > PROFILE_FINISHED,
+    }
+    return render(request, "accounts/profile.html", context)
 
 
 @require_POST

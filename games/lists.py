@@ -3,11 +3,13 @@ costs the same however many games the site and the player have (docs/performance
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet, prefetch_related_objects
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
 from .models import FALSE, TRUE, Game, Seat
 
 MY_FINISHED = 20
+# A list's games with their seats and players, in one query for all of them.
+WITH_PLAYERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
 
 def seats_to_move(user) -> QuerySet[Seat]:
@@ -43,13 +45,13 @@ def my_seats(user) -> tuple[list[Seat], list[Seat]]:
         .order_by("-ended_at")[:MY_FINISHED]
     ]
     finished = sorted(finished, key=lambda seat: seat.ended_at, reverse=True)[:MY_FINISHED]
-    prefetch_related_objects([seat.game for seat in running + finished], "seats__user")
+    prefetch_related_objects([seat.game for seat in running + finished], WITH_PLAYERS)
     return running, finished
 
 
-def finished_games(player=None) -> QuerySet[Game]:
+def finished_games(player=None, public: bool = True) -> QuerySet[Game]:
     """The archive, newest first: the public games that ended after their start, or
-    (``player``) every such game of ``player``'s, private ones included."""
+    (``player``) such games of ``player``'s, their private ones too unless ``public``."""
     # Every game that ended after its start, and only such a game, has a finished_at:
     # filtering on it (not on the status) leaves the database one index, game_archive,
     # to walk newest first instead of sorting every finished game.
@@ -61,5 +63,15 @@ def finished_games(player=None) -> QuerySet[Game]:
         games = games.filter(seats__user=player, seats__ended_at__isnull=False)
         games = games.order_by("-seats__ended_at", "-seats__id")
     else:
-        games = games.filter(private=FALSE).order_by("-finished_at", "-id")
-    return games.prefetch_related("seats__user")
+        games = games.order_by("-finished_at", "-id")
+    if public:
+        games = games.filter(private=FALSE)
+    return games.prefetch_related(WITH_PLAYERS)
+
+
+def running_games(player) -> QuerySet[Game]:
+    """``player``'s public games that have not ended (open or running), newest first:
+    their seats that have not ended (seat_user_ended), each joined to its game."""
+    games = Game.objects.filter(seats__user=player, seats__ended_at=None, private=FALSE)
+    games = games.exclude(status=Game.Status.ABORTED).order_by("-seats__joined_at", "-seats__id")
+    return games.prefetch_related(WITH_PLAYERS)

@@ -10,13 +10,14 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
+from accounts.models import User
 from moderation.reports import visible_chat
 from notify import presence
 
@@ -61,10 +62,18 @@ def my_games(request):
 
 
 def archive(request):
-    mine = request.GET.get("mine") and request.user.is_authenticated
-    games = lists.finished_games(request.user if mine else None)
+    """The public archive; ``?mine=1`` the viewer's finished games (private ones
+    too); ``?player=<username>`` another player's public ones (their profile links it)."""
+    player = None
+    if request.GET.get("mine") and request.user.is_authenticated:
+        games = lists.finished_games(request.user, public=False)
+    elif request.GET.get("player"):
+        player = get_object_or_404(User, username=request.GET["player"], is_active=True)
+        games = lists.finished_games(player)
+    else:
+        games = lists.finished_games()
     page = paging.page_of(games, 30, request.GET.get("page"))
-    return render(request, "lobby/archive.html", {"page": page})
+    return render(request, "lobby/archive.html", {"page": page, "player": player})
 
 
 @login_required

@@ -107,6 +107,42 @@ def test_public_profile_lists_public_games_only(client, count_kind):
     )
     page = client.get(f"/u/{user.username}/").content.decode()
     assert "Fritz" in page and "Public one" in page and "Hidden one" not in page
+    assert "Public one</a> <em>(waiting for players)</em>" in page
+
+
+def test_profile_lists_running_games_and_the_latest_finished_ones(client, count_kind):
+    fritz, other = UserFactory(display_name="Fritz"), UserFactory(display_name="Olga")
+
+    def game(title, private=False):
+        game = play.create_game(
+            fritz, count_kind, title=title, players=2, options={}, time_limit_days=3,
+            private=private,
+        )  # fmt: skip
+        play.join(game.pk, other)
+        return game
+
+    game("Still on")
+    for n in range(12):
+        play.resign(game(f"Done {n:02}").pk, fritz)
+    play.resign(game("Secret done", private=True).pk, fritz)
+    page = client.get(f"/u/{fritz.username}/").content.decode()
+    running_part, finished_part = page.split("Latest finished games")
+    assert "Still on</a> <em>(running)</em>" in running_part and "Done" not in running_part
+    # The newest ten, newest first; the rest and only the public ones in the archive.
+    shown = [f"Done {n:02}" for n in range(11, 1, -1)]
+    assert [t for t in shown if t in finished_part] == shown
+    assert finished_part.index("Done 11") < finished_part.index("Done 02")
+    assert "Done 01" not in finished_part and "Secret done" not in page
+    link = f"/archive/?player={fritz.username}"
+    assert f'href="{link}"' in finished_part
+    archive = client.get(link).content.decode()
+    assert "Finished games of Fritz" in archive
+    assert "Done 00" in archive and "Done 11" in archive and "Still on" not in archive
+    assert "Secret done" not in archive
+    # The player's own "mine" view still has their private games.
+    client.force_login(fritz)
+    assert "Secret done" in client.get("/archive/?mine=1").content.decode()
+    assert client.get("/archive/?player=nobody-here").status_code == 404
 
 
 def test_settings_need_sign_in(client):

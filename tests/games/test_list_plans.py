@@ -32,7 +32,14 @@ def lobby_filter():
 
 LISTS = {
     "archive, page 2": (lambda user: lists.finished_games()[30:61], "game_archive"),
-    "archive of mine, page 2": (lambda user: lists.finished_games(user)[30:61], "seat_user_ended"),
+    "archive of mine, page 2": (
+        lambda user: lists.finished_games(user, public=False)[30:61],
+        "seat_user_ended",
+    ),
+    "a player's archive, page 2": (
+        lambda user: lists.finished_games(user)[30:61],
+        "seat_user_ended",
+    ),
     "lobby's open games": (lambda user: listing.open_games(lobby_filter()), "game_lobby"),
     "lobby's games to watch, page 2": (
         lambda user: listing.games_to_watch(lobby_filter(), 2).paginator.object_list[20:41],
