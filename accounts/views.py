@@ -62,7 +62,16 @@ def set_language(request):
 
 
 def _remember_language(response, language):
-    if language:
+    """The chosen language in the cookie; "as my browser says" (empty) removes it,
+    or an earlier pick from the header's switch would go on overruling the browser."""
+    if not language:
+        response.delete_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    else:
         response.set_cookie(
             settings.LANGUAGE_COOKIE_NAME,
             language,

@@ -163,7 +163,9 @@ def leave(game_id: int, user) -> Game:
             raise NotAPlayer()
         seat.delete()
         game.version += 1
-        if not game.seats.exists():
+        if not game.seats.filter(user__is_bot=False).exists():
+            # Computer players never start a game of their own: without a person
+            # it would wait in the lobby for ever.
             game.status = Game.Status.ABORTED
         game.save(update_fields=["status", "version"])
     return game

@@ -20,9 +20,12 @@ def invite(game_id: int, by, username: str) -> Invitation:
         game = play._locked(game_id)
         if game.status != Game.Status.OPEN:
             raise play.PlayError(_("This game is not open for players any more."), 409)
-        if game.created_by_id != by.pk:
+        if game.created_by_id != by.pk or game.seat_of(by) is None:
             raise play.PlayError(_("Only the creator of a game can invite players."), 403)
-        invitee = User.objects.filter(username__iexact=username, is_active=True).first()
+        # Computer players are seated when the game is created, never invited.
+        invitee = User.objects.filter(
+            username__iexact=username, is_active=True, is_bot=False
+        ).first()
         if invitee is None:
             raise play.PlayError(_("There is no player with this user name."), 404)
         if game.seats.filter(user=invitee).exists():

@@ -15,9 +15,15 @@ CHART_GAMES = 100
 @register.simple_tag
 def stats_for(items) -> dict[str, PlayerStats]:
     """The stats of every player in ``items`` (games, or seats of games) for the game's
-    title, in one query, keyed "user id:kind" for ``player_badge``."""
+    title, in one query, keyed "user id:kind" for ``player_badge``. Computer players
+    have none: their record says nothing a player could go by."""
     games = [getattr(item, "game", item) for item in items]
-    pairs = {(seat.user_id, game.kind) for game in games for seat in game.seats.all()}
+    pairs = {
+        (seat.user_id, game.kind)
+        for game in games
+        for seat in game.seats.all()
+        if not seat.user.is_bot
+    }
     if not pairs:
         return {}
     rows = PlayerStats.objects.filter(

@@ -16,7 +16,10 @@ def invite_by_name(context, game: Game) -> dict:
     """The creator's form to invite a player by name, with the invitations sent so far."""
     user = context["user"]
     allowed = (
-        user.is_authenticated and game.status == Game.Status.OPEN and game.created_by_id == user.pk
+        user.is_authenticated
+        and game.status == Game.Status.OPEN
+        and game.created_by_id == user.pk
+        and game.seat_of(user) is not None
     )
     return {
         "game": game,

@@ -172,6 +172,19 @@ def test_header_language_switch_changes_the_profile_language(client):
     assert '<html lang="de">' in client.get("/").content.decode()
 
 
+def test_as_my_browser_says_undoes_an_earlier_pick_of_the_header_switch(client):
+    user = UserFactory(language="")
+    client.force_login(user)
+    client.post("/language/", {"language": "en", "next": "/"})
+    german_browser = {"Accept-Language": "de"}
+    assert '<html lang="en">' in client.get("/", headers=german_browser).content.decode()
+    settings = {"language": "", "time_zone": "UTC", "notify_reminder_hours": "24"}
+    assert client.post("/settings/", settings).status_code == 302
+    user.refresh_from_db()
+    assert user.language == ""
+    assert '<html lang="de">' in client.get("/", headers=german_browser).content.decode()
+
+
 def test_saved_message_speaks_the_new_language(client):
     user = UserFactory(language="en")
     client.force_login(user)

@@ -103,3 +103,26 @@ def test_leaderboard_orders_players_by_rating(client, started):
     body = client.get("/ratings/count/").content.decode()
     assert body.index(first.name) < body.index(second.name)
     assert client.get("/ratings/no-such-title/").status_code == 404
+
+
+def test_a_badge_shows_only_what_a_record_holds(client, count_kind):
+    """Computer players carry no badge; a player with only unrated games has no
+    "won 0 of 0", only the share of games finished on time."""
+    from botplay import accounts as bot_accounts
+
+    practice = UserFactory(display_name="Pia")
+    game = play.create_game(
+        practice, count_kind, title="Practice", players=2, options={}, time_limit_days=3,
+        private=False, computer_players=["greedy"],
+    )  # fmt: skip
+    play.resign(game.pk, practice)
+    bot = bot_accounts.bot_user("greedy")
+    assert PlayerStats.objects.filter(user=bot).exists()  # the bot has a record row
+    play.create_game(
+        practice, count_kind, title="Next one", players=3, options={}, time_limit_days=3,
+        private=False, computer_players=["greedy"],
+    )  # fmt: skip
+    body = client.get("/").content.decode()
+    row = body.split("Next one", 1)[1].split("</tr>", 1)[0]
+    assert 'Pia <small class="player-record">100% on time</small>' in row
+    assert row.count("player-record") == 1 and "won 0 of 0" not in body

@@ -152,3 +152,38 @@ def test_create_form_says_that_four_players_of_king_of_siam_play_in_teams(client
     assert "With 4 players you play in 2 teams of 2: partners win or lose together." in html
     assert '<option value="3">3</option>' in html
     assert "teams" not in client.get("/new/tal/").content.decode()
+
+
+def test_a_computer_player_cannot_be_invited(client, count_kind, host):
+    from botplay import accounts as bot_accounts
+
+    bot = bot_accounts.bot_user("greedy")
+    game = _game(host, count_kind, players=3)
+    client.force_login(host)
+    response = client.post(f"/g/{game.pk}/invite-player", {"username": bot.username}, follow=True)
+    assert "There is no player with this user name." in response.content.decode()
+    assert not Invitation.objects.exists()
+
+
+def test_a_creator_who_left_the_game_invites_nobody(client, count_kind, host, guest):
+    game = play.create_game(
+        host, count_kind, title="Sunday", players=4, options={}, time_limit_days=3,
+        private=False, computer_players=["greedy"],
+    )  # fmt: skip
+    play.join(game.pk, guest)
+    play.leave(game.pk, host)
+    client.force_login(host)
+    assert 'name="username"' not in client.get(game.get_absolute_url()).content.decode()
+    response = client.post(f"/g/{game.pk}/invite-player", {"username": "guest"}, follow=True)
+    assert "Only the creator of a game can invite players." in response.content.decode()
+    assert not Invitation.objects.exists()
+
+
+def test_an_open_game_left_to_computer_players_alone_is_closed(count_kind, host):
+    game = play.create_game(
+        host, count_kind, title="Bots only", players=3, options={}, time_limit_days=3,
+        private=False, computer_players=["greedy"],
+    )  # fmt: skip
+    play.leave(game.pk, host)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED  # not left waiting in the lobby for ever
