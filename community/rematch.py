@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -20,11 +21,12 @@ def answer(game_id: int, user, accept: bool) -> Rematch:
     The first acceptance proposes it. One refusal ends the proposal. When the
     last player accepts, the new game is created and started in the same
     transaction: the players are seated by the new game's seed, like any game.
-    Answering the same way twice changes nothing.
+    Answering the same way twice changes nothing. The players are the seats'
+    people (``people``): one a computer stood in for at the end is asked too.
     """
     with transaction.atomic():
         game = play._locked(game_id)  # one answer at a time, so the last one starts it once
-        if game.seat_of(user) is None:
+        if all(person.pk != user.pk for person in people(game)):
             raise play.NotAPlayer()
         if game.status != Game.Status.FINISHED:
             raise play.PlayError(_("A rematch can only follow a finished game."), 409)
@@ -52,11 +54,18 @@ def answer(game_id: int, user, accept: bool) -> Rematch:
     return rematch
 
 
+def people(game: Game) -> list:
+    """Who played each seat, in seat order: the player a computer stood in for at
+    the end (they ran out of time) rather than the computer."""
+    seats = game.seats.select_related("user", "stood_in_for").order_by("number")
+    return [seat.stood_in_for or seat.user for seat in seats]
+
+
 def _check_players(game: Game) -> None:
-    seats = list(game.seats.select_related("user"))
-    if len(seats) < game.players:
+    players = people(game)
+    if len(players) < game.players:
         raise play.PlayError(_("A player's seat is empty, so there can be no rematch."), 409)
-    gone = [seat.user.name for seat in seats if not seat.user.is_active]
+    gone = [person.name for person in players if not person.is_active]
     if gone:
         raise play.PlayError(
             _("%(names)s can no longer play here.") % {"names": ", ".join(gone)}, 409
@@ -65,7 +74,7 @@ def _check_players(game: Game) -> None:
 
 def _everyone_accepted(game: Game, rematch: Rematch) -> bool:
     # Computer players never answer: they play again whenever the people do.
-    players = set(game.seats.filter(user__is_bot=False).values_list("user_id", flat=True))
+    players = {person.pk for person in people(game) if not person.is_bot}
     accepted = set(rematch.answers.filter(accepted=True).values_list("user_id", flat=True))
     return players <= accepted
 
@@ -84,8 +93,9 @@ def _start(game: Game, rematch: Rematch) -> None:
         timeout_policy=game.timeout_policy,
         vacation_allowed=game.vacation_allowed,
     )
-    for seat in game.seats.exclude(user=proposer).select_related("user").order_by("number"):
-        play.join(new.pk, seat.user)
+    for person in people(game):
+        if person.pk != proposer.pk:
+            play.join(new.pk, person)
     rematch.status = Rematch.Status.STARTED
     rematch.new_game = new
     rematch.save(update_fields=["status", "new_game"])
@@ -103,7 +113,9 @@ def pending_for(user) -> list[Rematch]:
     # From the player's recently ended seats (seat_user_ended) to each game's offer:
     # neither the player's older games nor the offers of the whole site are read.
     since = timezone.now() - datetime.timedelta(days=LISTED_DAYS)
-    recent = Seat.objects.filter(user=user, ended_at__gte=since).values("game_id")
+    recent = Seat.objects.filter(Q(user=user) | Q(stood_in_for=user), ended_at__gte=since).values(
+        "game_id"
+    )
     return list(
         Rematch.objects.filter(game_id__in=recent, status=Rematch.Status.PENDING)
         .exclude(pk__in=answered)

@@ -63,7 +63,28 @@ def score(game: Game) -> bool:
         # A player who left a seat and came back as a substitute has a record already.
         ignore_conflicts=True,
     )
-    stats = _locked_stats([seat.user_id for seat in seats], game.kind)
+    # A computer still stands in for a player who ran out of time: the game
+    # ended for that player too, on time lost, whatever the computer made of it.
+    stood_in = [seat for seat in seats if seat.stood_in_for_id is not None]
+    SeatRecord.objects.bulk_create(
+        [
+            SeatRecord(
+                game=game,
+                user_id=seat.stood_in_for_id,
+                kind=game.kind,
+                seat=seat.number,
+                counted=rated,
+                won=False,
+                timed_out=True,
+                # The seat's moves since are the computer's: none is the player's time.
+                move_seconds=[],
+            )
+            for seat in stood_in
+        ],
+        ignore_conflicts=True,
+    )
+    people = [seat.user_id for seat in seats] + [seat.stood_in_for_id for seat in stood_in]
+    stats = _locked_stats(people, game.kind)
     if rated:
         _rate(game, seats, result, stats)
     for user_id, row in stats.items():

@@ -176,7 +176,9 @@ def _game_finished(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     return {
         "game": game,
         "winners": winners,
-        "won": row.seat in result.get("winners", []),
+        # A computer that stood in for the recipient (they ran out of time) won for itself.
+        "won": row.seat in result.get("winners", [])
+        and not game.seats.filter(number=row.seat, stood_in_for=row.user).exists(),
         "reason": text.render(result.get("reason"), names),
         "ranking": [names.get(n, "?") for n in result.get("ranking", [])],
     }

@@ -81,8 +81,9 @@ def seat_stood_in(sender, game: Game, number: int, user, **kwargs) -> None:
 
 
 def _to_all(game: Game, kind: str, key: str) -> None:
-    for seat in game.seats.select_related("user"):
-        user = seat.user
+    """Every player of ``game``, also one a computer stands in for (they ran out of time)."""
+    seats = game.seats.select_related("user", "stood_in_for")
+    for seat, user in [(s, u) for s in seats for u in (s.user, s.stood_in_for) if u is not None]:
         if not _wants_mail(user) or not user.notify_game_end:
             continue
         outbox.queue(

@@ -46,6 +46,9 @@ def game_panel(context) -> dict:
     user = request.user
     seated = page.viewer is not None
     names = {seat.user_id: seat.user.name for seat in page.seats}
+    # A player a computer stood in for at the end is still asked for a rematch.
+    stood_in = {s.stood_in_for_id: s.stood_in_for.name for s in page.seats if s.stood_in_for}
+    names.update(stood_in)
     panel = {"game": game, "page": page, "seated": seated, "user": user}
     if game.status == Game.Status.ACTIVE:
         panel["open_seats"] = page.open_seats
@@ -53,6 +56,7 @@ def game_panel(context) -> dict:
         panel["cancel_names"] = [names[uid] for uid in votes if uid in names]
         panel["my_cancel_vote"] = user.is_authenticated and user.pk in votes
     elif game.status == Game.Status.FINISHED:
+        panel["seated"] = seated or (user.is_authenticated and user.pk in stood_in)
         offer = Rematch.objects.filter(game=game).select_related("new_game").first()
         panel["rematch"] = offer
         if offer is not None:

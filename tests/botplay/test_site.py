@@ -249,7 +249,8 @@ def test_computers_are_marked_in_every_list(client, hanna, django_capture_on_com
     assert BADGE in page
     profile = client.get(reverse("profile", args=[bot.username])).content.decode()
     assert f"<h1>Computer (medium) {BADGE}</h1>" in profile
-    assert BADGE not in client.get(reverse("profile", args=["hanna"])).content.decode()
+    # Her own profile lists her games with their computer players, but she is no computer.
+    assert "<h1>Hanna</h1>" in client.get(reverse("profile", args=["hanna"])).content.decode()
 
     play.resign(running.pk, hanna)
     result = client.get(running.get_absolute_url()).content.decode()
@@ -360,6 +361,50 @@ def test_a_reclaimed_game_is_not_rated(stood_in):
     play.reclaim_seat(game.pk, late)
     play.resign(game.pk, stays)
     assert not ScoredGame.objects.get(game=game).rated
+
+
+def test_a_game_that_ends_with_a_computer_in_the_late_players_seat_is_their_loss_on_time(
+    client, stood_in, django_capture_on_commit_callbacks
+):
+    """Whatever the computer made of the seat, the player who ran out of time did not
+    win: their record counts a time-out, "My games" says so, and they hear of the end."""
+    from community.models import PlayerStats, SeatRecord
+    from notify.models import Notification
+
+    game, late, stays = stood_in
+    with django_capture_on_commit_callbacks(execute=True):
+        play.resign(game.pk, stays)  # the computer's seat wins
+    game.refresh_from_db()
+    bot_seat = game.seats.get(stood_in_for=late)
+    assert game.result["winners"] == [bot_seat.number]
+    record = SeatRecord.objects.get(game=game, user=late)
+    assert record.timed_out and not record.won
+    assert PlayerStats.objects.get(user=late, kind=game.kind).timeouts == 1
+    client.force_login(late)
+    mine = client.get(reverse("my_games")).content.decode()
+    row = mine.split("finished-games", 1)[1].split(game.title, 1)[1].split("</tr>", 1)[0]
+    assert "ran out of time" in row and "won" not in row
+    assert Notification.objects.filter(
+        kind=Notification.Kind.GAME_FINISHED, user=late, game=game
+    ).exists()
+
+
+def test_a_rematch_asks_the_player_a_computer_stood_in_for(
+    client, stood_in, django_capture_on_commit_callbacks
+):
+    from community import rematch
+
+    game, late, stays = stood_in
+    play.resign(game.pk, stays)
+    offer = rematch.answer(game.pk, stays, True)
+    assert offer.new_game is None  # the late player has not answered yet
+    client.force_login(late)
+    assert "Accept the rematch" in client.get(game.get_absolute_url()).content.decode()
+    assert game.title in client.get(reverse("my_games")).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        offer = rematch.answer(game.pk, late, True)
+    players = {seat.user for seat in offer.new_game.seats.all()}
+    assert players == {late, stays}  # the same people, no computer
 
 
 def test_when_the_last_person_times_out_too_the_game_is_aborted(stood_in):
