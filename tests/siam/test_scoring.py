@@ -64,6 +64,28 @@ def test_invaders_end_from_a_position():
     assert "British" in render_english(res["reason"]["key"], res["reason"]["args"])
 
 
+def test_fourth_british_province_as_the_eighth_takeover_is_the_invaders_ending():
+    # "Das Spiel endet sofort, wenn die Briten die Macht in 4 Provinzen übernommen haben"
+    # comes before "wenn alle 8 Machtübernahmen stattgefunden haben": Rama's 4 provinces
+    # do not rule, complete sets decide.
+    ctrl = {
+        "chiang_mai": "british",
+        "sukothai": "british",
+        "korat": "british",
+        "ubon": "rama",
+        "bangkok": "rama",
+        "ratchaburi": "rama",
+        "nakhon_si_thammarat": "rama",
+    }
+    st = position(controllers=ctrl, provinces={"pattani": "yr"}, followers=["yrb", "yyyyy", "rb"])
+    st = pass_all(st)  # Rama and Lao tie in pattani: the British take it
+    assert st.finished and len(st.resolved) == 8
+    res = ENGINE.result(st)
+    assert res["details"]["ending"] == "invaders" and res["details"]["ruling"] == "british"
+    assert res["details"]["sets"] == [1, 0, 0]
+    assert res["winners"] == [0]  # not seat 1, who has the most Rama followers
+
+
 # -- A faction rules ---------------------------------------------------------------------
 
 

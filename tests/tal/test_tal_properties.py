@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from enginekit import IllegalAction
 from tal.engine import board as B
+from tal.engine.scoring import is_complete
 from tests.tal.tal_helpers import (
     E,
     assert_no_leak,
@@ -215,6 +216,54 @@ def test_random_games_reach_steals_takeovers_and_finished_pyramids():
                 if word in e["key"]:
                     seen.add(word)
     assert seen >= {"takes a", "takes over", "finishes the pyramid", "claims site", "wins group"}
+
+
+def check_board(s, prev):
+    """What the rule book says about the board holds after every action."""
+    # one figure per field
+    fields = [p for figures in s.overseers + s.workers for p in figures if B.is_field(p)]
+    assert len(fields) == len(set(fields)), "two figures on one field"
+    for n, site in s.sites.items():
+        assert site.owner is None or site.in_play, n
+        # built level by level: a stone on a level only once the level below is full,
+        # and stealing takes only from the top, so no gap opens
+        for lv in range(1, len(site.levels)):
+            if any(c is not None for c in site.levels[lv]):
+                assert all(c is not None for c in site.levels[lv - 1]), (n, site.levels)
+        assert site.finished == is_complete(site.size, site.levels), n
+        # "Aus fertiggestellten Pyramiden duerfen keine Steine entwendet werden" and
+        # "Bauplaetze mit fertigen Pyramiden duerfen nicht uebernommen werden"
+        before = prev.sites[n]
+        if before.finished:
+            assert site.levels == before.levels and site.owner == before.owner, n
+    for seat in range(s.players):
+        assert sum(1 for site in s.sites.values() if site.owner == seat) <= 8  # 8 scarabs
+        if s.round == 1 and s.phase != "over":
+            # round 1: no figure on another player's site
+            for p in s.overseers[seat] + s.workers[seat]:
+                site = B.FIELD_SITE.get(p)
+                if site is not None:
+                    assert s.sites[site].owner in (None, seat), (seat, p)
+
+
+@pytest.mark.parametrize("variant", ["basic", "advanced", "expert"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_the_board_rules_after_every_action(players, variant):
+    seen = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = E.setup(players, VARIANTS[variant], seed)
+        while E.result(s) is None:
+            seat = rng.choice(sorted(E.active_seats(s)))
+            a = bot_action(s, seat, rng)
+            t = E.apply(s, seat, a)
+            check_board(t, s)
+            seen.add(a["type"])
+            if any(site.finished for site in t.sites.values()):
+                seen.add("finished")
+            s = t
+    # the checks ran after steals and with finished pyramids on the board
+    assert {"steal", "build", "finished"} <= seen, seen
 
 
 JSON = st.recursive(

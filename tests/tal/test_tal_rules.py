@@ -604,6 +604,43 @@ def test_several_takeovers_of_one_site_follow_turn_order_against_the_current_own
     assert s.sites[2].owner == 2 and free_scarabs(s, 1) == 8
 
 
+def test_more_overseers_but_fewer_workers_than_the_owner_steal_but_no_takeover():
+    # "mehr Aufseher als der Besitzer ... kann Bausteine entwenden", but taking over needs
+    # "mehr Aufseher und mehr Arbeiter": the thief's steal turn is followed by no takeover
+    # turn, and the round goes on to building.
+    s = steal_position(
+        owners={3: 1, 15: 0},
+        levels={3: ["rrrrrrrrr", "....", "."]},
+        overseers={0: ["3-A", "16"]},
+        workers={0: ["3-B", "15-A"], 1: ["3-C", "3-D"]},
+    )
+    assert s.current == 0
+    assert {"type": "steal", "site": 3, "slot": 0} in E.legal_actions(s, 0)
+    s = act(s, 0, type="steal", site=3, slot=0)
+    s = act(s, 0, type="end_steal")
+    assert s.phase == "build" and s.current == 0
+    assert s.sites[3].owner == 1
+    assert all(a["type"] != "takeover" for a in E.legal_actions(s, 0))
+    assert s.supply[0] == {"red": 1}
+
+
+def test_a_site_taken_over_may_be_built_on_in_the_same_round():
+    # Phase 5 (takeover) comes before phase 6 (building): the new owner builds there at once.
+    s = takeover_position(
+        owners={3: 1},
+        levels={3: ["rrrrrrrrr", "....", "."]},
+        overseers={0: ["3-A", "16"]},
+        workers={0: ["3-B", "3-C"]},
+        supply={0: {"grey": 3}},
+    )
+    s = act(s, 0, type="takeover", site=3)
+    s = act(s, 0, type="end_takeover")
+    assert s.phase == "build" and s.current == 0 and s.sites[3].owner == 0
+    assert {"type": "build", "site": 3, "slot": 0, "colour": "grey"} in E.legal_actions(s, 0)
+    s = act(s, 0, type="build", site=3, slot=0, colour="grey")
+    assert s.sites[3].levels[1][0] == "grey"
+
+
 # ----------------------------------------------------------------------------- building
 
 
