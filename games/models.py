@@ -79,6 +79,9 @@ class Game(models.Model):
     # A computer player held a seat at some time (practice, or standing in for
     # a late player): the game is rated for nobody, even once people hold every seat.
     computer_played = models.BooleanField(default=False)
+    # The players who ran out of time and left their seat to a substitute (user ids):
+    # none of them takes a seat of this game again, or they would get a fresh clock.
+    left_on_time = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -157,6 +160,8 @@ class Game(models.Model):
         """Private games are for their players (and moderators) only."""
         if not self.private or user.is_staff:
             return True
+        if user.is_authenticated and user.pk in self.left_on_time:
+            return True  # they played it until their time ran out
         return self.seat_of(user) is not None or self.stood_in_seat(user) is not None
 
     def stood_in_seat(self, user) -> "Seat | None":

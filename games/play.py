@@ -619,6 +619,7 @@ def _open_seats(game: Game, late: list[Seat]) -> None:
     """Take the late players out of their seats; the clock stops until substitutes come."""
     for seat in late:
         signals.seat_opened.send(sender=Game, game=game, number=seat.number, user=seat.user)
+        game.left_on_time = [*game.left_on_time, seat.user_id]
         seat.delete()
     game.deadline = None
     game.paused_remaining = timedelta(days=game.time_limit_days)
@@ -638,6 +639,8 @@ def take_seat(game_id: int, user) -> Game:
             raise PlayError(_("This game is not running."), 409)
         if game.seat_of(user) is not None:
             raise PlayError(_("You are already playing in this game."))
+        if user.pk in game.left_on_time:
+            raise PlayError(_("You ran out of time in this game: its seats are for others."), 409)
         open_seats = game.open_seats
         if not open_seats:
             raise PlayError(_("No seat of this game is waiting for a substitute."), 409)

@@ -193,6 +193,12 @@ def _stood_in(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     return {"game": game}
 
 
+def _seat_opened(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    if not row.user.notify_game_end:
+        raise Skip("game e-mails off")
+    return {"game": _check_game(row)}
+
+
 _GAME_KINDS = {
     Notification.Kind.TURN: _turn,
     Notification.Kind.REMINDER: _reminder,
@@ -200,6 +206,7 @@ _GAME_KINDS = {
     Notification.Kind.GAME_STARTED: _game_started,
     Notification.Kind.GAME_FINISHED: _game_finished,
     Notification.Kind.STOOD_IN: _stood_in,
+    Notification.Kind.SEAT_OPENED: _seat_opened,
 }
 
 

@@ -24,6 +24,7 @@ UNSUBSCRIBE = {
     "game_started": ("notify_game_end", False),
     "game_finished": ("notify_game_end", False),
     "stood_in": ("notify_game_end", False),
+    "seat_opened": ("notify_game_end", False),
 }
 
 

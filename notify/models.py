@@ -16,6 +16,7 @@ class Notification(models.Model):
         GAME_STARTED = "game_started", _("game started")
         GAME_FINISHED = "game_finished", _("game finished")
         STOOD_IN = "stood_in", _("a computer player took your seat")
+        SEAT_OPENED = "seat_opened", _("your seat went to a substitute")
         RAW = "raw", _("account e-mail")
 
     user = models.ForeignKey(

@@ -80,6 +80,23 @@ def seat_stood_in(sender, game: Game, number: int, user, **kwargs) -> None:
     )
 
 
+@receiver(signals.seat_opened)
+def seat_opened(sender, game: Game, number: int, user, **kwargs) -> None:
+    # Governed by the game e-mails setting: for this player the game has ended.
+    if not _wants_mail(user) or not user.notify_game_end:
+        return
+    outbox.queue(
+        kind=Notification.Kind.SEAT_OPENED,
+        address=user.email,
+        user=user,
+        game=game,
+        seat=number,
+        move_count=game.move_count,
+        due_at=schedule.send_time(user),
+        dedupe_key=f"seat_opened:{game.pk}:{user.pk}",
+    )
+
+
 def _to_all(game: Game, kind: str, key: str) -> None:
     """Every player of ``game``, also one a computer stands in for (they ran out of time)."""
     seats = game.seats.select_related("user", "stood_in_for")

@@ -121,3 +121,50 @@ def test_when_everyone_is_late_the_game_is_aborted_instead(count_kind):
     game.seats.exclude(pk=late.pk).delete()
     with time_machine.travel(game.deadline + timedelta(minutes=1), tick=False):
         assert play.time_out(game.pk, game.deadline) == "aborted"
+
+
+def test_the_player_who_ran_out_of_time_cannot_take_the_open_seat_back(client, opened):
+    """Else a player could let the clock run out again and again, each time for a full
+    new one. They are told by e-mail, and still see the game they played."""
+    from django.core import mail
+
+    from notify import outbox
+
+    game, stay, late = opened
+    client.force_login(late)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "You ran out of time in this game: its seats are for others." in page
+    assert "Take over the open seat" not in page
+    with pytest.raises(play.PlayError, match="its seats are for others"):
+        play.take_seat(game.pk, late)
+    assert game.open_seats == [1]
+    with time_machine.travel(game.started_at + timedelta(days=30), tick=False):
+        outbox.drain()  # the time-out was in the future
+    [told] = [m for m in mail.outbox if m.to == [late.email] and "ran out" in m.subject]
+    assert told.subject == "Your time ran out in “Needs a sub”"
+    assert "counts as lost for you" in told.body and game.get_absolute_url() in told.body
+    # Anyone else may take the seat.
+    play.take_seat(game.pk, UserFactory())
+    game.refresh_from_db()
+    assert game.open_seats == []
+
+
+def test_a_private_game_stays_visible_to_the_player_who_ran_out_of_time(client, count_kind):
+    first, late, nosy = UserFactory(), UserFactory(), UserFactory()
+    game = play.create_game(
+        first, count_kind, title="Closed", players=2, options={}, time_limit_days=3,
+        private=True, timeout_policy=Game.TimeoutPolicy.SUBSTITUTE,
+    )  # fmt: skip
+    play.join(game.pk, late)
+    game.refresh_from_db()
+    if game.seats.get(user=late).to_move is False:
+        mover = game.seats.get(to_move=True).user
+        play.act(game.pk, mover, {"type": "add", "n": 1}, None)
+        play.act(game.pk, mover, {"type": "end"}, None)
+        game.refresh_from_db()
+    with time_machine.travel(game.deadline + timedelta(minutes=1), tick=False):
+        assert play.time_out(game.pk, game.deadline) == "opened"
+    client.force_login(late)
+    assert client.get(game.get_absolute_url()).status_code == 200
+    client.force_login(nosy)
+    assert client.get(game.get_absolute_url()).status_code == 404
