@@ -64,16 +64,20 @@ def my_games(request):
 def archive(request):
     """The public archive; ``?mine=1`` the viewer's finished games (private ones
     too); ``?player=<username>`` another player's public ones (their profile links it)."""
-    player = None
+    player = outcome_for = None
     if request.GET.get("mine") and request.user.is_authenticated:
         games = lists.finished_games(request.user, public=False)
+        outcome_for = request.user
     elif request.GET.get("player"):
-        player = get_object_or_404(User, username=request.GET["player"], is_active=True)
+        player = outcome_for = get_object_or_404(
+            User, username=request.GET["player"], is_active=True
+        )
         games = lists.finished_games(player)
     else:
         games = lists.finished_games()
     page = paging.page_of(games, 30, request.GET.get("page"))
-    return render(request, "lobby/archive.html", {"page": page, "player": player})
+    context = {"page": page, "player": player, "outcome_for": outcome_for}
+    return render(request, "lobby/archive.html", context)
 
 
 @login_required

@@ -1,4 +1,5 @@
 from django import template
+from django.utils.translation import gettext as _
 
 from games.models import Game
 from lobby import invites
@@ -27,3 +28,25 @@ def invite_by_name(context, game: Game) -> dict:
         "invitations": invites.sent_for(game) if allowed else [],
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.simple_tag
+def winner_names(game: Game) -> str:
+    """The winners of a finished game, from the seats read with it (the lists prefetch them)."""
+    winners = set((game.result or {}).get("winners") or [])
+    return ", ".join(seat.user.name for seat in game.seats.all() if seat.number in winners)
+
+
+@register.simple_tag
+def outcome(game: Game, player) -> str:
+    """How a finished game went for ``player``: won, lost, ran out of time (a computer
+    stood in for them to the end), or aborted."""
+    if game.status == Game.Status.ABORTED:
+        return _("aborted")
+    winners = (game.result or {}).get("winners") or []
+    for seat in game.seats.all():
+        if seat.stood_in_for_id == player.pk:
+            return _("ran out of time")
+        if seat.user_id == player.pk:
+            return _("won") if seat.number in winners else _("lost")
+    return _("lost")  # they left the seat to a substitute: lost on time

@@ -133,6 +133,7 @@ def test_profile_lists_running_games_and_the_latest_finished_ones(client, count_
     assert [t for t in shown if t in finished_part] == shown
     assert finished_part.index("Done 11") < finished_part.index("Done 02")
     assert "Done 01" not in finished_part and "Secret done" not in page
+    assert finished_part.count("<td>lost</td>") == 10  # how each went for Fritz
     link = f"/archive/?player={fritz.username}"
     assert f'href="{link}"' in finished_part
     archive = client.get(link).content.decode()

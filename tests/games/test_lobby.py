@@ -191,10 +191,22 @@ def test_next_game_takes_me_to_the_game_that_waited_longest(
 
 
 def test_archive_lists_finished_games(client, started):
-    game, first, _ = started
+    game, first, second = started
     play.resign(game.pk, first)
+    game.refresh_from_db()
     page = client.get("/archive/").content.decode()
-    assert game.title in page
+    row = page.split(f">{game.title}</a>", 1)[1].split("</tr>", 1)[0]
+    # When it ended and who won, beside the players.
+    assert f"<td>{game.finished_at:%-d %B %Y}</td>" in row
+    assert row.rstrip().endswith(f"<td>{second.name}</td>")
+    # In one's own archive, how it went for oneself.
+    client.force_login(first)
+    mine = client.get("/archive/?mine=1").content.decode()
+    assert "<th>For " in mine and "<td>lost</td>" in mine
+    client.force_login(second)
+    assert "<td>won</td>" in client.get("/archive/?mine=1").content.decode()
+    other = client.get(f"/archive/?player={first.username}").content.decode()
+    assert "<td>lost</td>" in other
 
 
 def test_lobby_links_to_the_rules(client):
