@@ -14,11 +14,15 @@ from .models import User
 SCHEDULE_FIELDS = {"quiet_from", "quiet_until", "digest_hour", "time_zone"}
 
 
-def time_zone_field(current: str = "", required: bool = True) -> forms.ChoiceField:
+def time_zone_field(
+    current: str = "", required: bool = True, guess: bool = True
+) -> forms.ChoiceField:
     """The curated zones; an older choice outside them stays selectable.
 
-    ``data-browser-time-zone`` names the default: while the field still holds
-    it, site.js selects the browser's own zone instead.
+    With ``guess`` (sign-up), ``data-browser-time-zone`` names the default:
+    while the field still holds it, site.js selects the browser's own zone
+    instead. Without (settings), the default may be a choice: site.js only
+    offers the browser's zone beside it.
     """
     choices = time_zones.choices()
     if current and current not in time_zones.canonical():
@@ -29,7 +33,7 @@ def time_zone_field(current: str = "", required: bool = True) -> forms.ChoiceFie
         choices=choices,
         initial=default,
         required=required,
-        widget=forms.Select(attrs={"data-browser-time-zone": default}),
+        widget=forms.Select(attrs={"data-browser-time-zone": default} if guess else {}),
     )
 
 
@@ -64,7 +68,7 @@ class SettingsForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"] = time_zone_field(self.instance.time_zone)
+        self.fields["time_zone"] = time_zone_field(self.instance.time_zone, guess=False)
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"].strip()

@@ -224,6 +224,29 @@ document.addEventListener("DOMContentLoaded", function () {
   if (zone && field.querySelector('option[value="' + zone.replace(/"/g, "") + '"]')) field.value = zone;
 });
 
+// Settings: a browser in another time zone than the saved one is pointed out, never
+// applied unasked (UTC, the default, may be a choice). The button puts it in the field.
+document.addEventListener("DOMContentLoaded", function () {
+  var hint = document.querySelector("[data-zone-hint]");
+  var field = document.querySelector("select[name=time_zone]");
+  if (!hint || !field) return;
+  var zone;
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch (error) {
+    return;
+  }
+  if (!zone || zone === field.value) return;
+  if (!field.querySelector('option[value="' + zone.replace(/"/g, "") + '"]')) return;
+  hint.querySelector("[data-zone-name]").textContent = zone;
+  hint.hidden = false;
+  hint.querySelector("[data-use-zone]").addEventListener("click", function () {
+    field.value = zone;
+    hint.hidden = true;
+    field.focus();
+  });
+});
+
 // The history steps with the arrow keys (Back and Forward), unless the key is meant for
 // something else: typing, a scrolled board, a pressed modifier.
 document.addEventListener("keydown", function (event) {

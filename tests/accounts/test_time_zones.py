@@ -30,11 +30,12 @@ def _options(html: str) -> list[str]:
     return re.findall(r'<option value="([^"]+)"', select)
 
 
-def test_settings_offer_the_curated_list_marked_for_the_browser(client):
+def test_settings_offer_the_curated_list_and_the_browser_zone_only_as_a_hint(client):
     client.force_login(UserFactory())
     html = client.get("/settings/").content.decode()
     assert _options(html) == time_zones.canonical()
-    assert 'data-browser-time-zone="UTC"' in html
+    # UTC may be a choice: the browser's zone is offered (site.js), never put in unasked.
+    assert "data-browser-time-zone" not in html and "data-zone-hint hidden" in html
 
 
 def test_an_old_alias_choice_is_kept_not_silently_replaced(client):

@@ -48,14 +48,26 @@ def test_sign_up_preselects_the_browser_time_zone(browser, live_server, width):
     assert not CSP_VIOLATIONS, CSP_VIOLATIONS
 
 
-def test_settings_fill_the_browser_zone_only_over_the_default(browser, live_server):
-    fresh = UserFactory()
-    chosen = UserFactory(time_zone="Europe/Berlin")
-    for user, expected in ((fresh, "Asia/Tokyo"), (chosen, "Europe/Berlin")):
+def test_settings_offer_the_browser_zone_but_keep_the_saved_one(browser, live_server):
+    """The browser (Asia/Tokyo) is pointed out beside the saved zone, even UTC, which
+    may be a choice; one click puts it in the field, and saving stores it."""
+    for user in (UserFactory(time_zone="UTC"), UserFactory(time_zone="Europe/Berlin")):
         context, page = _context(browser, live_server, user)
         try:
             page.goto(f"{live_server.url}/settings/")
-            assert page.locator("select[name=time_zone]").input_value() == expected
+            field = page.locator("select[name=time_zone]")
+            assert field.input_value() == user.time_zone
+            hint = page.locator("[data-zone-hint]")
+            assert hint.is_visible() and "Asia/Tokyo" in hint.inner_text()
+            check_axe(page, "settings with the time-zone hint")
+            page.locator("[data-use-zone]").click()
+            assert field.input_value() == "Asia/Tokyo" and not hint.is_visible()
+            page.locator("form.stacked button", has_text="Save").click()
+            page.wait_for_load_state()
+            user.refresh_from_db()
+            assert user.time_zone == "Asia/Tokyo"
+            page.goto(f"{live_server.url}/settings/")
+            assert not page.locator("[data-zone-hint]").is_visible()
         finally:
             context.close()
         assert not CSP_VIOLATIONS, CSP_VIOLATIONS
