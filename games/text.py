@@ -28,6 +28,13 @@ def _name(names: dict[int, str], seat: int) -> str:
     return names.get(seat, gettext("Seat %(n)d") % {"n": seat + 1})
 
 
+def join_names(names: list[str]) -> str:
+    """Names as one reads them: Anna; Anna and Bert; Anna, Bert and Carla (translated)."""
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
 def _word(value: Any) -> str:
     return gettext(value) if isinstance(value, str) and value else str(value)
 
@@ -41,7 +48,7 @@ def render(message: dict | None, names: dict[int, str]) -> str:
         if _is_player_arg(name, value):
             args[name] = _name(names, value)
         elif _is_players_arg(name, value):
-            args[name] = ", ".join(_name(names, seat) for seat in value)
+            args[name] = join_names([_name(names, seat) for seat in value])
         elif isinstance(value, list):
             args[name] = ", ".join(_word(v) for v in value)
         else:

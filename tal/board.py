@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from games.actions import BoardActions
+from games.text import join_names
 from tal.drawing import draw
 from tal.engine import board as B
 
@@ -294,7 +295,7 @@ def summary(view: dict, name: Any) -> dict[str, Any] | None:
     if len(winners) > 1:
         decided = _(
             "{names} share the win with {n} points each: the rule book names no tie-break."
-        ).format(names=", ".join(winners), n=best)
+        ).format(names=join_names(winners), n=best)
     elif others:
         decided = ngettext(
             "{name} wins with {n} points, {margin} point ahead of the next player.",

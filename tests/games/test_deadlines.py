@@ -207,6 +207,17 @@ def test_in_a_simultaneous_phase_everyone_still_to_move_is_late(clock):
         "key": "{players} did not move in time and lost.",
         "args": {"players": [0, 2]},
     }
+    # Read as a sentence: "A and C", "A und C".
+    from django.utils import translation
+
+    from games import text
+
+    names = {s.number: s.user.name for s in game.seats.all()}
+    late = f"{names[0]} and {names[2]} did not move in time and lost."
+    assert text.render(game.result["reason"], names) == late
+    with translation.override("de"):
+        said = text.render(game.result["reason"], names)
+    assert said.startswith(f"{names[0]} und {names[2]} ")
 
 
 @pytest.mark.django_db
