@@ -90,3 +90,28 @@ def test_account_mail_names_the_site(
     assert message.subject.startswith(subject)
     assert hello in message.body and urlsplit(settings.SITE_URL).netloc in message.body
     assert " from !" not in message.body and "using !" not in message.body
+
+
+def test_german_account_mail_says_du_like_the_site(settings, django_capture_on_commit_callbacks):
+    """allauth's own German catalogue says "Sie"; the site's templates say "du"."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    UserFactory(username="gerd", email="gerd@example.com")
+    german = Client(HTTP_ACCEPT_LANGUAGE="de")
+    with django_capture_on_commit_callbacks(execute=True):
+        german.post("/accounts/password/reset/", {"email": "gerd@example.com"})
+        german.post(
+            "/accounts/signup/",
+            {
+                "email": "neu@example.com",
+                "username": "neuling",
+                "password1": "a-long-test-password-1",
+                "password2": "a-long-test-password-1",
+                "time_zone": "Europe/Berlin",
+            },
+        )
+    reset, confirm = mail.outbox
+    assert "weil du oder jemand anderes das Zurücksetzen des Passworts" in reset.body
+    assert "deine E-Mail-Adresse angegeben hat" in confirm.body
+    for message in (reset, confirm):
+        assert "Danke, dass du auf Play by Web spielst!" in message.body
+        assert not re.search(r"\b(Sie|Ihr|Ihre|Ihnen)\b", message.body), message.body
