@@ -30,7 +30,19 @@ from games.models import Game
 TOKEN = re.compile(r'name="version" value="(v[0-9a-f]+)"')
 # A game of either title ends long before this many actions; a guard against a loop.
 MAX_ACTIONS = 5000
-TITLES = {"siam": ("siam", {"map": "siam"}), "saba": ("siam", {"map": "saba"}), "tal": ("tal", {})}
+
+
+def titles() -> dict[str, tuple[str, dict]]:
+    """What ``--title`` may name: every registered title by its slug, and each map
+    of a title with a ``map`` option by the map's id (King of Siam's "saba")."""
+    found: dict[str, tuple[str, dict]] = {}
+    for kind in registry.kinds():
+        found[kind.slug] = (kind.slug, {})
+        for spec in kind.engine.options_schema():
+            if spec["name"] == "map" and spec["type"] == "choice":
+                for value, _label in spec["choices"]:
+                    found[value] = (kind.slug, {"map": value})
+    return found
 
 
 class PlaytestError(Exception):
@@ -118,7 +130,7 @@ def _form_data(kind, players: int, options: dict) -> dict:
 
 def create_game(browsers: list[Browser], title: str, players: int) -> Game:
     """The first player creates the game from the form, the others join it."""
-    slug, options = TITLES[title]
+    slug, options = titles()[title]
     kind = registry.get(slug)
     creator = browsers[0]
     url = reverse("new_game", args=[slug])
@@ -167,7 +179,9 @@ def play_game(game: Game, browsers: dict[int, Browser], strength: str, summary: 
                 summary.problems.append(f"game {game.pk}: seat {number} sees no action to take")
                 return
             token = found.group(1)
-        action = bots.choose(engine, state, number, strength, salt=f"{game.pk}:{step}")
+        action = bots.choose(
+            engine, state, number, strength, salt=f"{game.pk}:{step}", players=game.players
+        )
         answer = browser.post(
             act_url,
             {"action": json.dumps(action), "version": token, "request_id": uuid.uuid4().hex},
@@ -195,8 +209,8 @@ def play_game(game: Game, browsers: dict[int, Browser], strength: str, summary: 
 
 def run(games: int, title: str, players: int = 2, strength: str = "random") -> Summary:
     """Play ``games`` games of ``title`` through the web layer; the summary says how it went."""
-    if title not in TITLES:
-        raise ValueError(f"unknown title {title!r}: one of {', '.join(TITLES)}")
+    if title not in titles():
+        raise ValueError(f"unknown title {title!r}: one of {', '.join(titles())}")
     if strength not in bots.STRENGTHS:
         raise ValueError(f"unknown strength {strength!r}: one of {', '.join(bots.STRENGTHS)}")
     summary = Summary()

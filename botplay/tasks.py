@@ -40,7 +40,12 @@ def play_turn(game_id: int, number: int) -> int:
         if number not in engine.active_seats(state):
             break
         action = bots.choose(
-            engine, state, number, strength_of(seat.user), salt=f"{game.pk}:{game.move_count}"
+            engine,
+            state,
+            number,
+            strength_of(seat.user),
+            salt=f"{game.pk}:{game.move_count}",
+            players=game.players,
         )
         try:
             play.act(game_id, seat.user, action, view_token(engine.view(state, number)))

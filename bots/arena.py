@@ -40,7 +40,13 @@ def play_game(
         seat = min(engine.active_seats(state))
         start = time.perf_counter()
         action = choose(
-            engine, state, seat, strengths[seat], budget=budget, salt=f"{seed}:{len(actions)}"
+            engine,
+            state,
+            seat,
+            strengths[seat],
+            budget=budget,
+            salt=f"{seed}:{len(actions)}",
+            players=len(strengths),
         )
         times[seat].append(time.perf_counter() - start)
         state = engine.apply(state, seat, action)

@@ -42,11 +42,14 @@ def choose(
     *,
     budget: Budget | None = None,
     salt: str = "",
+    players: int | None = None,
 ) -> dict[str, Any]:
     """The action ``seat`` takes now, decided from what that seat may know.
 
     ``salt`` varies the bot's random choices between games and turns (the
     site passes the game and move number); the rest of the seed is the view.
+    ``players``: the number of seats (the site knows it); without it, the view's
+    ``"players"`` or ``"seats"`` tells, which the engine protocol does not require.
     """
     if strength not in STRENGTHS:
         raise ValueError(f"unknown strength: {strength!r}")
@@ -59,7 +62,7 @@ def choose(
         return actions[0]
     if strength == "random":
         return pick_random(actions, rng)
-    game = Game(engine, seat, players(view))
+    game = Game(engine, seat, players or players_of(view))
     if strength == "greedy":
         return greedy(game, state, actions, rng)
     return mcts.search(game, state, budget or Budget(), rng)
@@ -82,7 +85,7 @@ def _seed(view: dict[str, Any], salt: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def players(view: dict[str, Any]) -> int:
+def players_of(view: dict[str, Any]) -> int:
     count = view.get("players")
     return count if isinstance(count, int) else len(view["seats"])
 

@@ -126,6 +126,13 @@ class Result(TypedDict):
     ``ranking``: every seat, best first.
     ``reason``: a Message saying why the game ended the way it did.
     ``details``: game-specific figures for the end-of-game summary.
+
+    How the site reads it (``community.ratings``, ``games.pages``): every winner is
+    placed first and counts a win in the records; the other seats are placed by
+    their index in ``ranking``. A draw where nobody wins is ``winners == []`` with
+    ``ranking == []``: every seat is then placed alike (a tie for the ratings) and
+    the page says "Winner: nobody". Listing all seats as winners would instead
+    count a win for each.
     """
 
     winners: list[int]

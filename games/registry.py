@@ -11,11 +11,13 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+GENERIC_BOARD = "games/board_generic.html"  # the legal actions as buttons, for any title
+
 
 @dataclass(frozen=True)
 class GameKind:
     engine: Any
-    board_template: str
+    board_template: str = GENERIC_BOARD
     rules_url_name: str | None = None
     stylesheet: str | None = None  # a static path, linked on the game page
     # True when the board template shows the engine's result itself.
@@ -37,7 +39,7 @@ _current: dict[str, int] = {}
 
 def register(
     engine: Any,
-    board_template: str,
+    board_template: str = GENERIC_BOARD,
     rules_url_name: str | None = None,
     stylesheet: str | None = None,
     shows_result: bool = False,
@@ -61,3 +63,26 @@ def get(slug: str, rules_version: int | None = None) -> GameKind:
 
 def kinds() -> list[GameKind]:
     return [_kinds[(slug, version)] for slug, version in sorted(_current.items())]
+
+
+def check_board_templates(app_configs=None, **kwargs) -> list:
+    """A Django system check: every registered title's board template exists. A
+    misspelt name would otherwise fail on the first game page of that title."""
+    from django.core import checks
+    from django.template import TemplateDoesNotExist
+    from django.template.loader import get_template
+
+    problems = []
+    for kind in kinds():
+        try:
+            get_template(kind.board_template)
+        except TemplateDoesNotExist:
+            problems.append(
+                checks.Error(
+                    f"The board template {kind.board_template!r} of {kind.slug!r} does not exist.",
+                    hint="Fix the name given to games.registry.register, or leave it out "
+                    "for the generic board.",
+                    id="games.E001",
+                )
+            )
+    return problems

@@ -11,7 +11,6 @@ from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import select_template
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -248,7 +247,7 @@ def _board_context(
         "page": page,
         "view": page.view,
         "player_names": page.player_names,
-        "board_template": select_template([kind.board_template, "games/board_generic.html"]),
+        "board_template": kind.board_template,
         # chat_kept: the poller has the latest lines, htmx keeps them (hx-preserve)
         **({"chat": (), "chat_kept": True} if chat_kept else _chat_context(request, game)),
         "chat_max": settings.CHAT_MAX_LENGTH,

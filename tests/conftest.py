@@ -20,7 +20,7 @@ def count_kind():
 
     from .fake_engine import ENGINE
 
-    registry.register(ENGINE, board_template="count/board.html")
+    registry.register(ENGINE)  # the generic board
     yield registry.get("count")
     registry.unregister("count")
 

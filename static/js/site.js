@@ -107,7 +107,7 @@ document.addEventListener("DOMContentLoaded", applyBoardZoom);
 // chosen figure, or its middle, rather than an empty corner.
 function centreBoards() {
   applyBoardZoom();
-  document.querySelectorAll(".valley-scroll, .siam .map-scroll").forEach(function (box) {
+  document.querySelectorAll(".board-scroll").forEach(function (box) {
     if (box.scrollWidth <= box.clientWidth) return;
     var mark = box.querySelector(".tok.chosen, .pickslot.chosen, a.act");
     if (mark) {
@@ -253,7 +253,7 @@ document.addEventListener("keydown", function (event) {
   if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
   var target = event.target;
-  if (target.closest && target.closest("input, textarea, select, [contenteditable], .valley-scroll, .map-scroll")) return;
+  if (target.closest && target.closest("input, textarea, select, [contenteditable], .board-scroll")) return;
   var link = document.querySelector('.history-nav a[rel="' + (event.key === "ArrowLeft" ? "prev" : "next") + '"]');
   if (!link) return;
   event.preventDefault();
@@ -286,7 +286,7 @@ document.addEventListener("htmx:afterSettle", function () {
       if (!same && el.getAttribute("data-act") === wanted.act && el.getAttribute("tabindex") !== "-1") same = el;
     });
   }
-  var target = same || area.querySelector(".tal-status, .siam-status, .turn-box") || area;
+  var target = same || area.querySelector(".board-status, .prompt") || area;
   if (!same && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
   target.focus({ preventScroll: !!same });
 });

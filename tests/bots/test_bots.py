@@ -275,3 +275,17 @@ def test_greedy_hands_in_a_tal_plan_after_a_few_steps():
                 break
         longest = max(longest, steps)
     assert longest <= 20
+
+
+def test_a_title_whose_view_does_not_count_the_players_gets_computer_players_too():
+    """The protocol does not ask views for "players" or "seats": the site passes
+    the seat count, and the medium and hard players work for any title."""
+    from tests.fake_engine import CountEngine
+
+    engine = CountEngine()
+    state = engine.setup(2, {}, 3)
+    seat = min(engine.active_seats(state))
+    assert "players" not in engine.view(state, seat) and "seats" not in engine.view(state, seat)
+    for strength in ("greedy", "strong"):
+        action = bots.choose(engine, state, seat, strength, budget=FIXED, players=2)
+        assert action in engine.legal_actions(state, seat)

@@ -180,3 +180,14 @@ def _receiver():
     from community import receivers
 
     return receivers.game_finished
+
+
+def test_a_draw_places_every_seat_alike_and_counts_no_win():
+    """The protocol's draw (enginekit.Result): nobody wins, nobody is ranked."""
+    from community import ratings
+
+    draw = {"winners": [], "ranking": [], "reason": msg("A draw."), "details": {}}
+    teams, ranks = ratings.teams_and_ranks([0, 1, 2], draw, lambda seat: [seat])
+    assert teams == [[0], [1], [2]] and len(set(ranks)) == 1
+    after = ratings.rate([[(25.0, 8.333)]] * 3, ranks)
+    assert after[0] == after[1] == after[2]  # equal players who tie stay equal

@@ -19,7 +19,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=1, help="How many games to play.")
-        parser.add_argument("--title", choices=sorted(playtest.TITLES), required=True)
+        parser.add_argument("--title", choices=sorted(playtest.titles()), required=True)
         parser.add_argument("--players", type=int, default=2, help="Seats per game.")
         parser.add_argument(
             "--strength", choices=bots.STRENGTHS, default="random", help="How the seats play."

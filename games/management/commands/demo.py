@@ -31,6 +31,8 @@ class Command(BaseCommand):
         with transaction.atomic():
             users = [self.user(name, display) for name, display in DEMO_USERS]
             for kind in registry.kinds():
+                if kind.engine.min_players > len(users):
+                    continue  # the demo has two players
                 game = play.create_game(
                     users[0],
                     kind,
