@@ -1,0 +1,76 @@
+"""Every registered title, every GET route of one of its games: a page is drawn from the
+viewer's own view of the game, never from another seat's.
+
+The titles' own tests look for their secrets by name (Tal's bid tiles, King of Siam's
+hand); this one needs no knowledge of a title, so a new one is covered from the day it is
+registered: while a seat's pages are drawn, ``engine.view`` may only be asked for that
+seat's view or the public one (``None``), and a stranger's only for the public one.
+"""
+
+import random
+
+import pytest
+from django.core.cache import cache
+
+from games import play, registry, replay
+from tests.factories import UserFactory
+
+from .test_routes import game_routes, url
+
+pytestmark = pytest.mark.django_db
+
+
+def _played(kind, players, actions=12):
+    users = [UserFactory() for _ in range(players)]
+    game = play.create_game(
+        users[0], kind, title="Secrets", players=players, options={}, time_limit_days=3,
+        private=False,
+    )  # fmt: skip
+    for user in users[1:]:
+        play.join(game.pk, user)
+    rng = random.Random(7)
+    for _ in range(actions):
+        game.refresh_from_db()
+        state = replay.current_state(game)
+        if game.engine.result(state) is not None:
+            break
+        seat = min(game.engine.active_seats(state))
+        action = rng.choice(game.engine.legal_actions(state, seat))
+        play.act(game.pk, game.seats.get(number=seat).user, action, None)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture(params=["count", *sorted(k.slug for k in registry.kinds())])
+def title(request, count_kind):
+    return registry.get(request.param)
+
+
+def test_a_page_is_drawn_from_its_viewers_own_view(client, title, monkeypatch):
+    game = _played(title, max(2, title.engine.min_players))
+    asked: list = []
+    real_view = title.engine.view
+
+    def view(state, viewer):
+        asked.append(viewer)
+        return real_view(state, viewer)
+
+    monkeypatch.setattr(title.engine, "view", view)
+    paths = []
+    for route, _ in game_routes():
+        base = url(route, game)
+        paths += [base, f"{base}?v=0&c=0", f"{base}?at=1", f"{base}?at={game.move_count - 1}"]
+    seats = {s.number: s.user for s in game.seats.all()}
+    for viewer in [*seats, None]:
+        client.logout()
+        if viewer is not None:
+            client.force_login(seats[viewer])
+        drawn = 0
+        for path in paths:
+            cache.clear()  # drawn now, not served from what another request drew
+            asked.clear()
+            response = client.get(path)
+            assert response.status_code < 500, path
+            assert set(asked) <= {viewer, None}, (title.slug, viewer, path, asked)
+            drawn += bool(asked)
+        assert drawn > 4, (title.slug, viewer)  # the board and its history really were drawn
