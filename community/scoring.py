@@ -46,41 +46,28 @@ def score(game: Game) -> bool:
     winners = set(result.get("winners") or [])
     late = set((result.get("details") or {}).get("timed_out") or [])
     times = move_seconds(game, sorted(late), game.finished_at)
-    SeatRecord.objects.bulk_create(
-        [
-            SeatRecord(
-                game=game,
-                user=seat.user,
-                kind=game.kind,
-                seat=seat.number,
-                counted=rated,
-                won=rated and seat.number in winners,
-                timed_out=seat.number in late,
-                move_seconds=_seconds_since(times.get(seat.number, []), seat.joined_at),
-            )
-            for seat in seats
-        ],
-        # A player who left a seat and came back as a substitute has a record already.
-        ignore_conflicts=True,
-    )
-    # A computer still stands in for a player who ran out of time: the game
-    # ended for that player too, on time lost, whatever the computer made of it.
+    # A computer still standing in for a player who ran out of time: the game ended
+    # for that player too, on time lost, whatever the computer made of the seat (whose
+    # moves since are the computer's: none of them is the player's time).
     stood_in = [seat for seat in seats if seat.stood_in_for_id is not None]
     SeatRecord.objects.bulk_create(
         [
-            SeatRecord(
-                game=game,
-                user_id=seat.stood_in_for_id,
-                kind=game.kind,
-                seat=seat.number,
+            _record(
+                game,
+                seat.user_id,
+                seat.number,
                 counted=rated,
-                won=False,
-                timed_out=True,
-                # The seat's moves since are the computer's: none is the player's time.
-                move_seconds=[],
+                won=rated and seat.number in winners,
+                timed_out=seat.number in late,
+                seconds=_seconds_since(times.get(seat.number, []), seat.joined_at),
             )
+            for seat in seats
+        ]
+        + [
+            _record(game, seat.stood_in_for_id, seat.number, rated, False, True, [])
             for seat in stood_in
         ],
+        # A player who left a seat and came back as a substitute has a record already.
         ignore_conflicts=True,
     )
     people = [seat.user_id for seat in seats] + [seat.stood_in_for_id for seat in stood_in]
@@ -95,23 +82,27 @@ def score(game: Game) -> bool:
 def record_departure(game: Game, number: int, user, joined_at) -> None:
     """A late player left the seat for a substitute: for them the game is lost on time."""
     times = move_seconds(game, [number], timezone.now())
+    seconds = _seconds_since(times.get(number, []), joined_at)
     SeatRecord.objects.bulk_create(
-        [
-            SeatRecord(
-                game=game,
-                user=user,
-                kind=game.kind,
-                seat=number,
-                counted=True,
-                won=False,
-                timed_out=True,
-                move_seconds=_seconds_since(times.get(number, []), joined_at),
-            )
-        ],
-        ignore_conflicts=True,
+        [_record(game, user.pk, number, True, False, True, seconds)], ignore_conflicts=True
     )
     stats = _locked_stats([user.pk], game.kind)
     _refresh_record(stats[user.pk], user.pk, game.kind)
+
+
+def _record(
+    game: Game, user_id: int, number: int, counted: bool, won: bool, timed_out: bool, seconds
+) -> SeatRecord:
+    return SeatRecord(
+        game=game,
+        user_id=user_id,
+        kind=game.kind,
+        seat=number,
+        counted=counted,
+        won=won,
+        timed_out=timed_out,
+        move_seconds=seconds,
+    )
 
 
 def _locked_stats(user_ids: list[int], kind: str) -> dict[int, PlayerStats]:

@@ -65,35 +65,32 @@ def game_finished(sender, game: Game, **kwargs) -> None:
 
 @receiver(signals.seat_stood_in)
 def seat_stood_in(sender, game: Game, number: int, user, **kwargs) -> None:
-    # Governed by the game e-mails setting: like a start or an end, it is news about a game.
-    if not _wants_mail(user) or not user.notify_game_end:
-        return
-    outbox.queue(
-        kind=Notification.Kind.STOOD_IN,
-        address=user.email,
-        user=user,
-        game=game,
-        seat=number,
-        move_count=game.move_count,
-        due_at=schedule.send_time(user),
-        dedupe_key=f"stood_in:{game.pk}:{user.pk}:{game.version}",
-    )
+    # Like a start or an end, it is news about a game.
+    key = f"stood_in:{game.pk}:{user.pk}:{game.version}"
+    _game_news(Notification.Kind.STOOD_IN, game, number, user, key)
 
 
 @receiver(signals.seat_opened)
 def seat_opened(sender, game: Game, number: int, user, **kwargs) -> None:
-    # Governed by the game e-mails setting: for this player the game has ended.
+    # For this player the game has ended.
+    _game_news(
+        Notification.Kind.SEAT_OPENED, game, number, user, f"seat_opened:{game.pk}:{user.pk}"
+    )
+
+
+def _game_news(kind: str, game: Game, number: int, user, dedupe_key: str) -> None:
+    """One player's mail about ``game``, governed by the game e-mails setting."""
     if not _wants_mail(user) or not user.notify_game_end:
         return
     outbox.queue(
-        kind=Notification.Kind.SEAT_OPENED,
+        kind=kind,
         address=user.email,
         user=user,
         game=game,
         seat=number,
         move_count=game.move_count,
         due_at=schedule.send_time(user),
-        dedupe_key=f"seat_opened:{game.pk}:{user.pk}",
+        dedupe_key=dedupe_key,
     )
 
 
@@ -101,15 +98,4 @@ def _to_all(game: Game, kind: str, key: str) -> None:
     """Every player of ``game``, also one a computer stands in for (they ran out of time)."""
     seats = game.seats.select_related("user", "stood_in_for")
     for seat, user in [(s, u) for s in seats for u in (s.user, s.stood_in_for) if u is not None]:
-        if not _wants_mail(user) or not user.notify_game_end:
-            continue
-        outbox.queue(
-            kind=kind,
-            address=user.email,
-            user=user,
-            game=game,
-            seat=seat.number,
-            move_count=game.move_count,
-            due_at=schedule.send_time(user),
-            dedupe_key=f"{key}:{game.pk}:{user.pk}",
-        )
+        _game_news(kind, game, seat.number, user, f"{key}:{game.pk}:{user.pk}")
