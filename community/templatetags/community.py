@@ -92,6 +92,12 @@ def player_summary(player) -> dict:
 
 
 @register.filter
+def percent(value: int | None) -> str:
+    """A share in the reader's way of writing it: "95%", "95 %" in German."""
+    return "" if value is None else _("%(n)s%%") % {"n": value}
+
+
+@register.filter
 def short_duration(seconds: int | None) -> str:
     """A time to move as a lobby line can hold it: "40 s", "12 min", "5 h", "2 d"."""
     if seconds is None:

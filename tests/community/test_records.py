@@ -102,7 +102,11 @@ def test_leaderboard_orders_players_by_rating(client, started):
     finish_by_play(game)
     body = client.get("/ratings/count/").content.decode()
     assert body.index(first.name) < body.index(second.name)
+    assert "<td>100%</td>" in body
     assert client.get("/ratings/no-such-title/").status_code == 404
+    # German writes a share with a (non-breaking) space before the sign.
+    german = client.get("/ratings/count/", headers={"Accept-Language": "de"}).content.decode()
+    assert "<td>100\u00a0%</td>" in german and "100%" not in german
 
 
 def test_a_badge_shows_only_what_a_record_holds(client, count_kind):
