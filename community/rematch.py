@@ -26,7 +26,8 @@ def answer(game_id: int, user, accept: bool) -> Rematch:
     """
     with transaction.atomic():
         game = play._locked(game_id)  # one answer at a time, so the last one starts it once
-        if all(person.pk != user.pk for person in people(game)):
+        players = people(game)  # read once: the seats do not change under the lock
+        if all(person.pk != user.pk for person in players):
             raise play.NotAPlayer()
         if game.status != Game.Status.FINISHED:
             raise play.PlayError(_("A rematch can only follow a finished game."), 409)
@@ -34,7 +35,7 @@ def answer(game_id: int, user, accept: bool) -> Rematch:
         if rematch is None:
             if not accept:
                 raise play.PlayError(_("Nobody has proposed a rematch."), 409)
-            _check_players(game)
+            _check_players(game, players)
             rematch = Rematch.objects.create(game=game, proposed_by=user)
         elif rematch.status != Rematch.Status.PENDING:
             previous = RematchAnswer.objects.filter(rematch=rematch, user=user).first()
@@ -47,8 +48,8 @@ def answer(game_id: int, user, accept: bool) -> Rematch:
         if not accept:
             rematch.status = Rematch.Status.DECLINED
             rematch.save(update_fields=["status"])
-        elif _everyone_accepted(game, rematch):
-            _start(game, rematch)
+        elif _everyone_accepted(players, rematch):
+            _start(game, rematch, players)
         game.version += 1  # the pages of the finished game show the new answers
         game.save(update_fields=["version"])
     return rematch
@@ -61,8 +62,7 @@ def people(game: Game) -> list:
     return [seat.stood_in_for or seat.user for seat in seats]
 
 
-def _check_players(game: Game) -> None:
-    players = people(game)
+def _check_players(game: Game, players: list) -> None:
     if len(players) < game.players:
         raise play.PlayError(_("A player's seat is empty, so there can be no rematch."), 409)
     gone = [person.name for person in players if not person.is_active]
@@ -72,15 +72,15 @@ def _check_players(game: Game) -> None:
         )
 
 
-def _everyone_accepted(game: Game, rematch: Rematch) -> bool:
+def _everyone_accepted(players: list, rematch: Rematch) -> bool:
     # Computer players never answer: they play again whenever the people do.
-    players = {person.pk for person in people(game) if not person.is_bot}
+    people_ids = {person.pk for person in players if not person.is_bot}
     accepted = set(rematch.answers.filter(accepted=True).values_list("user_id", flat=True))
-    return players <= accepted
+    return people_ids <= accepted
 
 
-def _start(game: Game, rematch: Rematch) -> None:
-    _check_players(game)
+def _start(game: Game, rematch: Rematch, players: list) -> None:
+    _check_players(game, players)
     proposer = rematch.proposed_by
     new = play.create_game(
         proposer,
@@ -93,7 +93,7 @@ def _start(game: Game, rematch: Rematch) -> None:
         timeout_policy=game.timeout_policy,
         vacation_allowed=game.vacation_allowed,
     )
-    for person in people(game):
+    for person in players:
         if person.pk != proposer.pk:
             play.join(new.pk, person)
     rematch.status = Rematch.Status.STARTED

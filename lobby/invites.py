@@ -10,6 +10,15 @@ from games.models import Game
 from .models import Invitation
 
 
+def may_invite(game: Game, user) -> bool:
+    """The creator of an open game invites, while they hold a seat in it."""
+    return (
+        game.status == Game.Status.OPEN
+        and game.created_by_id == user.pk
+        and game.seat_of(user) is not None
+    )
+
+
 def invite(game_id: int, by, username: str) -> Invitation:
     """The creator of an open game asks ``username`` to join it."""
     play._refuse_blocked(by)
@@ -20,7 +29,7 @@ def invite(game_id: int, by, username: str) -> Invitation:
         game = play._locked(game_id)
         if game.status != Game.Status.OPEN:
             raise play.PlayError(_("This game is not open for players any more."), 409)
-        if game.created_by_id != by.pk or game.seat_of(by) is None:
+        if not may_invite(game, by):
             raise play.PlayError(_("Only the creator of a game can invite players."), 403)
         # Computer players are seated when the game is created, never invited.
         invitee = User.objects.filter(

@@ -2,6 +2,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from games.models import Game
+from games.text import join_names
 from lobby import invites
 
 register = template.Library()
@@ -16,12 +17,7 @@ def pending_invitations(user) -> dict:
 def invite_by_name(context, game: Game) -> dict:
     """The creator's form to invite a player by name, with the invitations sent so far."""
     user = context["user"]
-    allowed = (
-        user.is_authenticated
-        and game.status == Game.Status.OPEN
-        and game.created_by_id == user.pk
-        and game.seat_of(user) is not None
-    )
+    allowed = user.is_authenticated and invites.may_invite(game, user)
     return {
         "game": game,
         "allowed": allowed,
@@ -34,13 +30,14 @@ def invite_by_name(context, game: Game) -> dict:
 def winner_names(game: Game) -> str:
     """The winners of a finished game, from the seats read with it (the lists prefetch them)."""
     winners = set((game.result or {}).get("winners") or [])
-    return ", ".join(seat.user.name for seat in game.seats.all() if seat.number in winners)
+    return join_names([seat.user.name for seat in game.seats.all() if seat.number in winners])
 
 
 @register.simple_tag
 def outcome(game: Game, player) -> str:
-    """How a finished game went for ``player``: won, lost, ran out of time (a computer
-    stood in for them to the end), or aborted."""
+    """How an ended game went for ``player`` ("My games", the archive, the profile):
+    aborted, ran out of time (a computer stood in for them to the end, or they left
+    the seat to a substitute), won, lost, or finished (nobody won: a draw)."""
     if game.status == Game.Status.ABORTED:
         return _("aborted")
     winners = (game.result or {}).get("winners") or []
@@ -48,5 +45,7 @@ def outcome(game: Game, player) -> str:
         if seat.stood_in_for_id == player.pk:
             return _("ran out of time")
         if seat.user_id == player.pk:
-            return _("won") if seat.number in winners else _("lost")
-    return _("lost")  # they left the seat to a substitute: lost on time
+            if seat.number in winners:
+                return _("won")
+            return _("lost") if winners else _("finished")
+    return _("ran out of time")  # they left the seat to a substitute
