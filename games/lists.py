@@ -3,7 +3,7 @@ costs the same however many games the site and the player have (docs/performance
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 from .models import FALSE, TRUE, Game, Seat
 
@@ -22,29 +22,23 @@ def my_seats(user) -> tuple[list[Seat], list[Seat]]:
     the newest game) and in the latest finished ones (newest first), each with its game,
     the game's seats and their players.
 
-    A seat a computer player holds for ``user`` (they timed out) counts as theirs: they may
-    take it back while the game runs. Aborted games count as finished once they had a
-    board: their history is worth keeping.
+    A seat a computer player holds for ``user`` (they timed out) counts as theirs
+    (``Seat.person``): they may take it back while the game runs, and its game is
+    theirs once it ends. Aborted games count as finished once they had a board: their
+    history is worth keeping.
     """
-    # The queries walk seat_user_ended (stood-in seats: the stood_in_for key): the running
-    # seats (ended_at is None), and the finished ones newest first.
+    # Both walk seat_person_ended: the running seats (ended_at is None), and the
+    # finished ones newest first.
     running = list(
-        Seat.objects.filter(Q(user=user) | Q(stood_in_for=user), ended_at=None)
+        Seat.objects.filter(person=user, ended_at=None)
         .select_related("game")
         .order_by("-to_move", "to_move_since", "-game__created_at")
     )
-    # One query per key, each stopping after MY_FINISHED (an OR of the two would sort
-    # every finished seat of the player), merged here.
-    finished = [
-        seat
-        for mine in (Q(user=user), Q(stood_in_for=user))
-        for seat in Seat.objects.filter(
-            mine, ended_at__isnull=False, game__started_at__isnull=False
-        )
+    finished = list(
+        Seat.objects.filter(person=user, ended_at__isnull=False, game__started_at__isnull=False)
         .select_related("game")
-        .order_by("-ended_at")[:MY_FINISHED]
-    ]
-    finished = sorted(finished, key=lambda seat: seat.ended_at, reverse=True)[:MY_FINISHED]
+        .order_by("-ended_at", "-id")[:MY_FINISHED]
+    )
     prefetch_related_objects([seat.game for seat in running + finished], WITH_PLAYERS)
     return running, finished
 
@@ -59,8 +53,9 @@ def finished_games(player=None, public: bool = True) -> QuerySet[Game]:
     # The id breaks ties: pages are cut by offset, and games that ended at the same moment
     # (one sweep of the deadlines) in no fixed order could show twice or never.
     if player is not None:
-        # The player's seats in that order (seat_user_ended), each joined to its game.
-        games = games.filter(seats__user=player, seats__ended_at__isnull=False)
+        # The player's seats in that order (seat_person_ended), each joined to its game:
+        # a game a computer finished for them (they ran out of time) is theirs too.
+        games = games.filter(seats__person=player, seats__ended_at__isnull=False)
         games = games.order_by("-seats__ended_at", "-seats__id")
     else:
         games = games.order_by("-finished_at", "-id")
@@ -71,7 +66,7 @@ def finished_games(player=None, public: bool = True) -> QuerySet[Game]:
 
 def running_games(player) -> QuerySet[Game]:
     """``player``'s public games that have not ended (open or running), newest first:
-    their seats that have not ended (seat_user_ended), each joined to its game."""
-    games = Game.objects.filter(seats__user=player, seats__ended_at=None, private=FALSE)
+    their seats that have not ended (seat_person_ended), each joined to its game."""
+    games = Game.objects.filter(seats__person=player, seats__ended_at=None, private=FALSE)
     games = games.exclude(status=Game.Status.ABORTED).order_by("-seats__joined_at", "-seats__id")
     return games.prefetch_related(WITH_PLAYERS)

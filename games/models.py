@@ -228,6 +228,17 @@ class Seat(models.Model):
         on_delete=models.SET_NULL,
         related_name="stood_in_seats",
     )
+    # Whose seat it is: the player, or the player a computer stands in for. A player's
+    # lists walk this column (seat_person_ended), so that a game a computer finished for
+    # them is still theirs. Kept by save(); code that writes seats in bulk sets it itself.
+    person = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+    )
     # When the player last had the game page open (updated at most once a
     # minute): nobody is mailed about a game they are looking at.
     last_seen = models.DateTimeField(null=True, blank=True)
@@ -253,10 +264,19 @@ class Seat(models.Model):
             models.Index(fields=["user", "to_move"], name="seat_user_to_move"),
             # A player's running games (ended_at IS NULL) and their finished ones, newest first.
             models.Index(fields=["user", "ended_at", "id"], name="seat_user_ended"),
+            # The same for the person whose seat it is (my games, the archive, the profile).
+            models.Index(fields=["person", "ended_at", "id"], name="seat_person_ended"),
         ]
 
     def __str__(self) -> str:
         return f"{self.user} in {self.game}"
+
+    def save(self, *args, **kwargs):
+        self.person_id = self.stood_in_for_id or self.user_id
+        fields = kwargs.get("update_fields")
+        if fields is not None and {"user", "stood_in_for"} & set(fields):
+            kwargs["update_fields"] = {*fields, "person"}
+        super().save(*args, **kwargs)
 
 
 class Move(models.Model):

@@ -34,11 +34,11 @@ LISTS = {
     "archive, page 2": (lambda user: lists.finished_games()[30:61], "game_archive"),
     "archive of mine, page 2": (
         lambda user: lists.finished_games(user, public=False)[30:61],
-        "seat_user_ended",
+        "seat_person_ended",
     ),
     "a player's archive, page 2": (
         lambda user: lists.finished_games(user)[30:61],
-        "seat_user_ended",
+        "seat_person_ended",
     ),
     "lobby's open games": (lambda user: listing.open_games(lobby_filter()), "game_lobby"),
     "lobby's games to watch, page 2": (

@@ -112,22 +112,24 @@ def test_a_game_stopped_before_its_start_leaves_the_running_games(client, count_
     assert "Never started" not in client.get("/archive/?mine=1").content.decode()
 
 
-def test_a_seat_a_computer_took_over_ends_with_its_game(client, django_capture_on_commit_callbacks):
+def _stood_in_game(private):
+    """A two-player stand-in game whose player to move ran out of time: a computer plays
+    their seat. Returns the game, the late player and the one who stays."""
     hanna, otto = UserFactory(), UserFactory()
     game = play.create_game(
         hanna, registry.get("siam"), title="Stand-in", players=2, options={}, time_limit_days=3,
-        private=True, timeout_policy=Game.TimeoutPolicy.STAND_IN,
+        private=private, timeout_policy=Game.TimeoutPolicy.STAND_IN,
     )  # fmt: skip
-    with django_capture_on_commit_callbacks(execute=True):
-        play.join(game.pk, otto)
+    play.join(game.pk, otto)
     game.refresh_from_db()
     late = game.seats.get(to_move=True).user
-    stays = hanna if late == otto else otto
-    with (
-        time_machine.travel(game.deadline + timedelta(minutes=1), tick=False),
-        django_capture_on_commit_callbacks(execute=True),
-    ):
+    with time_machine.travel(game.deadline + timedelta(minutes=1), tick=False):
         assert deadlines.sweep()["timed_out"] == 1
+    return game, late, hanna if late == otto else otto
+
+
+def test_a_seat_a_computer_took_over_ends_with_its_game(client):
+    game, late, stays = _stood_in_game(private=True)
     client.force_login(late)
     assert "Stand-in" in client.get("/my/").content.decode()
     play.resign(game.pk, stays)
@@ -136,6 +138,34 @@ def test_a_seat_a_computer_took_over_ends_with_its_game(client, django_capture_o
     page = client.get("/my/").content.decode()
     finished = page[page.index("finished-games") :]
     assert "Stand-in" in finished and "take it back" not in page
+
+
+def test_a_game_a_computer_finished_for_me_is_in_my_archive_and_on_my_profile(client):
+    game, late, stays = _stood_in_game(private=False)
+    client.force_login(late)
+    profile = f"/u/{late.username}/"
+    # While the computer plays on, the game is among the late player's running ones.
+    assert "Stand-in" in client.get(profile).content.decode()
+    play.resign(game.pk, stays)
+    for url in ("/archive/?mine=1", f"/archive/?player={late.username}", profile):
+        page = client.get(url).content.decode()
+        assert "Stand-in" in page, url
+        # It went as the late player's time: lost on time, whatever the computer made of it.
+        assert "ran out of time" in page, url
+    # The computer's own lists do not claim it: the seat was the player's.
+    bot = game.seats.get(stood_in_for=late).user
+    assert "Stand-in" not in client.get(f"/archive/?player={bot.username}").content.decode()
+
+
+def test_a_seat_taken_back_is_the_players_again_and_never_the_computers(client):
+    game, late, stays = _stood_in_game(private=False)
+    play.reclaim_seat(game.pk, late)
+    seat = game.seats.get(user=late)
+    assert seat.person == late and seat.stood_in_for is None
+    play.resign(game.pk, stays)
+    client.force_login(late)
+    page = client.get("/archive/?mine=1").content.decode()
+    assert "Stand-in" in page and "ran out of time" not in page
 
 
 def _started_game(count_kind, me, opponent, title, when, private=False):
@@ -227,6 +257,18 @@ def test_the_migration_fills_in_when_the_games_already_over_ended(count_kind):
     assert_seats_in_sync()
     assert Seat.objects.filter(ended_at__isnull=False).count() == 6
     assert not running.seats.filter(ended_at__isnull=False).exists()
+
+
+def test_the_migration_gives_each_seat_its_person():
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0014_seat_person")
+    game, late, stays = _stood_in_game(private=False)
+    Seat.objects.update(person=None)  # as they were before the column
+    migration.fill_person(apps, None)
+    assert {seat.person for seat in game.seats.all()} == {late, stays}
 
 
 def test_games_that_ended_at_the_same_moment_are_each_on_one_page(client, count_kind):

@@ -149,7 +149,13 @@ class Command(BaseCommand):
                         second = me
                     for number, user in enumerate((first, second)):
                         seats.append(
-                            Seat(game=game, user=user, number=number, ended_at=game.finished_at)
+                            Seat(
+                                game=game,
+                                user=user,
+                                person=user,
+                                number=number,
+                                ended_at=game.finished_at,
+                            )
                         )
                     for number in range(1, game.move_count + 1):
                         rows.append(move_row(game.pk, number))
