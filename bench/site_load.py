@@ -389,7 +389,9 @@ class Bench:
         self.act_pos[t] += 1
         users = self.site.seat_users[t]
         user = users[seat]
-        body = {"action": json.dumps(action), "request_id": secrets.token_hex(12)}
+        # As site.js sends a click: the board's request id and the page's chat count
+        # (these games have no chat).
+        body = {"action": json.dumps(action), "request_id": secrets.token_hex(12), "c": "0"}
         took, size = request(
             self.port, "POST", f"/g/{game.pk}/act", self.site.cookies[user.pk],
             self.site.csrf, body, htmx=True,

@@ -381,12 +381,16 @@ class GoTo:
     place: Any  # anything with get_absolute_url
 
 
-def _answer(request, game, error: play.PlayError | None = None, notice: str = "", done=None):
+def _answer(
+    request, game, error: play.PlayError | None = None, notice: str = "", done=None, data=None
+):
     """Answer a game request: JSON for API clients, the board for HTMX and pages.
 
     ``done``: what the operation returned; a move's game carries its new state,
     drawn as it is unless something changed the game since (a computer's move
     played right after the commit, when tasks run in the request).
+    ``data``: what the click sent; its ``c``, the chat count of the page it came
+    from, leaves chat lines the page has out of an HTMX answer (as for a poll).
     """
     status = error.status if error else 200
     # The game as the operation left it, with the viewer's seat (a player sees their game).
@@ -416,7 +420,10 @@ def _answer(request, game, error: play.PlayError | None = None, notice: str = ""
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     message = error.message if error else ""
     if request.htmx and game.was_played:
-        context = _board_context(request, game, error=message, notice=notice, state=state)
+        chat_kept = str((data or {}).get("c", "")) == str(game.chat_count)
+        context = _board_context(
+            request, game, error=message, notice=notice, state=state, chat_kept=chat_kept
+        )
         return render(request, "games/game.html#board-area", context, status=status)
     if error:
         if not game.was_played:
@@ -478,13 +485,15 @@ def _guarded(operation=None, *, invite_opens=False):
                     # A whole sign-in page must not land inside the board.
                     return HttpResponseClientRedirect(login["Location"])
                 return login
+            data = {}
             try:
-                done = _once(request, game, _request_data(request), operation)
+                data = _request_data(request)
+                done = _once(request, game, data, operation)
             except AlreadyRecorded:
-                return _answer(request, game, notice=str(RECORDED))
+                return _answer(request, game, notice=str(RECORDED), data=data)
             except play.PlayError as error:
-                return _answer(request, game, error)
-            return _answer(request, game, done=done)
+                return _answer(request, game, error, data=data)
+            return _answer(request, game, done=done, data=data)
 
         return view
 

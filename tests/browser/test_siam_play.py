@@ -73,7 +73,10 @@ def play_whole_game(game, pages, live_server, artifacts, name):
     assert not watcher.title().startswith("Your turn")
 
     # The first click plays a card; the other page learns of it by polling, without a reload.
+    # The answer leaves out the chat lines the page has: the page keeps its own element.
+    mover.evaluate("document.getElementById('chat-lines').dataset.kept = '1'")
     click_first_legal(mover)
+    assert mover.evaluate("document.getElementById('chat-lines').dataset.kept") == "1"
     watcher.wait_for_selector(f"{BOARD} .siam-pending", timeout=9_000)
 
     moves = 1

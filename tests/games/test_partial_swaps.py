@@ -91,3 +91,28 @@ def test_the_page_shows_the_latest_chat_lines_with_a_link_to_all(client, started
     everything = client.get(f"/g/{game.pk}/?chat=all").content.decode()
     assert len(re.findall(r"line (\d\d)\.", everything)) == CHAT_ON_PAGE + 5
     assert "Show the whole chat" not in everything
+
+
+def test_a_click_answer_leaves_out_the_chat_the_page_has(client, started):
+    game, first, second = started
+    play.post_chat(game.pk, second, "Already on my page. " * 5)
+    client.force_login(first)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    count = re.search(r'data-chat-count="(\d+)"', page).group(1)
+    assert count == "1"
+    act = f"/g/{game.pk}/act"
+    body = client.post(
+        act, {"action": '{"type":"add","n":2}', "c": count}, headers=HTMX
+    ).content.decode()
+    assert "adds 2." in body and "Already on my page" not in body
+    assert '<div id="chat-lines" hx-preserve="true"></div>' in body
+    # A line came since the page was drawn: the answer brings the chat along.
+    play.post_chat(game.pk, second, "Something new.")
+    body = client.post(act, {"action": '{"type":"end"}', "c": count}, headers=HTMX).content.decode()
+    assert "Something new." in body and "Already on my page" in body
+    assert 'data-chat-count="2"' in body
+    # A chat message of one's own: the answer has it (the count moved on).
+    body = client.post(
+        f"/g/{game.pk}/chat", {"text": "My own line.", "c": "2"}, headers=HTMX
+    ).content.decode()
+    assert "My own line." in body and "Something new." in body
