@@ -17,6 +17,11 @@ so the site translates the key and then formats it. Mark keys with ``N_`` so
   number; the site replaces it with that player's display name;
 - a ``str`` argument is a display word (a card, faction or province name) that
   the site passes through gettext before formatting;
+- one whose name is ``card`` or ends in ``_card`` is a card's name, ``faction`` or
+  ``*_faction`` a faction's: the site translates it with the message context
+  ``card`` or ``faction`` (``pgettext``), as a word may name both and read
+  differently in each (King of Siam's card "Malai" and faction "Malaien" in
+  German). The site's catalogue lists such words with their context;
 - other values are shown as they are.
 
 *Actions* are small JSON values (dicts with a ``"type"`` key, lists not

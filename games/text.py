@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
+
+# The kinds of display words an argument's name marks (see enginekit): a word may
+# name a card and a faction alike (King of Siam's "Malai"), which German tells
+# apart ("Malai", "Malaien"), so each kind is its own message context.
+WORD_KINDS = ("card", "faction")
 
 
 def _is_player_arg(name: str, value: Any) -> bool:
@@ -35,8 +40,16 @@ def join_names(names: list[str]) -> str:
     return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
-def _word(value: Any) -> str:
-    return gettext(value) if isinstance(value, str) and value else str(value)
+def word_kind(name: str) -> str | None:
+    """The kind of display word an argument holds: ``card`` for ``card`` or ``*_card``."""
+    return next((k for k in WORD_KINDS if name == k or name.endswith("_" + k)), None)
+
+
+def word(value: Any, kind: str | None = None) -> str:
+    """An engine's display word, translated; a card or faction name in its kind's context."""
+    if not isinstance(value, str) or not value:
+        return str(value)
+    return pgettext(kind, value) if kind else gettext(value)
 
 
 def render(message: dict | None, names: dict[int, str]) -> str:
@@ -50,9 +63,9 @@ def render(message: dict | None, names: dict[int, str]) -> str:
         elif _is_players_arg(name, value):
             args[name] = join_names([_name(names, seat) for seat in value])
         elif isinstance(value, list):
-            args[name] = ", ".join(_word(v) for v in value)
+            args[name] = ", ".join(word(v, word_kind(name)) for v in value)
         else:
-            args[name] = _word(value)
+            args[name] = word(value, word_kind(name))
     try:
         return key.format(**args)
     except (KeyError, IndexError, ValueError):

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext_lazy
 
 from games.actions import BoardActions
+from games.text import word
 
 from .layout import LAYOUTS, LOOKS, PLAQUE_H, PLAQUE_W, corners
 
@@ -24,20 +25,10 @@ ENGINE_WORDS = [
     gettext_noop("King of Saba"),
     gettext_noop("Siam"),
     gettext_noop("Ethiopia"),
-    gettext_noop("Rama"),
-    gettext_noop("Lao"),
-    gettext_noop("Malai"),
-    gettext_noop("Amhara"),
     gettext_noop("Tigray"),
     gettext_noop("Shewa"),
     gettext_noop("British"),
     gettext_noop("Italians"),
-    gettext_noop("Maharacha"),
-    gettext_noop("Khon Thai"),
-    gettext_noop("Saba"),
-    gettext_noop("Ityoppaya"),
-    gettext_noop("1 vs 1"),
-    gettext_noop("2 vs 1"),
     gettext_noop("Chiang Mai"),
     gettext_noop("Sukothai"),
     gettext_noop("Korat"),
@@ -58,6 +49,32 @@ ENGINE_WORDS = [
     gettext_noop("green"),
 ]
 
+# Card and faction names, in the message context of their kind (games.text.word):
+# a faction card bears its faction's name, which German writes differently for
+# the faction ("Malai" is the card, "Malaien" the faction).
+CARD_NAMES = [
+    pgettext_lazy("card", "Maharacha"),
+    pgettext_lazy("card", "Khon Thai"),
+    pgettext_lazy("card", "Saba"),
+    pgettext_lazy("card", "Ityoppaya"),
+    pgettext_lazy("card", "1 vs 1"),
+    pgettext_lazy("card", "2 vs 1"),
+    pgettext_lazy("card", "Rama"),
+    pgettext_lazy("card", "Lao"),
+    pgettext_lazy("card", "Malai"),
+    pgettext_lazy("card", "Amhara"),
+    pgettext_lazy("card", "Tigray"),
+    pgettext_lazy("card", "Shewa"),
+]
+FACTION_NAMES = [
+    pgettext_lazy("faction", "Rama"),
+    pgettext_lazy("faction", "Lao"),
+    pgettext_lazy("faction", "Malai"),
+    pgettext_lazy("faction", "Amhara"),
+    pgettext_lazy("faction", "Tigray"),
+    pgettext_lazy("faction", "Shewa"),
+]
+
 CARD_HELP = {
     "king": gettext_noop(
         "Swap two face-up province tiles on the track; one of them gets a King marker."
@@ -73,8 +90,12 @@ CARD_HELP = {
 STAGE_TYPES = {"tile", "king", "place", "pick", "take"}
 
 
-def _word(value: str | None) -> str:
-    return _(value) if value else ""
+def _word(value: str | None, kind: str | None = None) -> str:
+    return word(value, kind) if value else ""
+
+
+def _card(value: str | None) -> str:
+    return _word(value, "card")
 
 
 def _points(pts: list[tuple[int, int]]) -> str:
@@ -149,8 +170,8 @@ def build(
             {
                 "id": f["id"],
                 "index": i,
-                "name": _word(f["name"]),
-                "letter": _word(f["name"])[:1].upper(),
+                "name": _word(f["name"], "faction"),
+                "letter": _word(f["name"], "faction")[:1].upper(),
                 "colour": _word(f["colour"]),
                 "fill": fill,
                 "ink": ink,
@@ -278,7 +299,7 @@ def build(
     def card_help(cid: str) -> str:
         c = card_info[cid]
         key = CARD_HELP[c["kind"]]
-        return _(key).format(faction=_word(c["name"]))
+        return _(key).format(faction=_word(c["name"], "faction"))
 
     seats = []
     for s in view["seats"]:
@@ -286,7 +307,7 @@ def build(
         hand = [
             {
                 "id": cid,
-                "name": _word(card_info[cid]["name"]),
+                "name": _card(card_info[cid]["name"]),
                 "kind": card_info[cid]["kind"],
                 "count": count,
                 "help": card_help(cid),
@@ -314,9 +335,9 @@ def build(
                 "sets": s["sets"],
                 "hand": hand,
                 "cards_left": s["cards_left_count"],
-                "played": [_word(card_info[c]["name"]) for c in s["played"]],
+                "played": [_card(card_info[c]["name"]) for c in s["played"]],
                 "new_cards": cards_since.get(n, 0),
-                "top_card": _word(card_info[s["top_card"]]["name"]) if s["top_card"] else "",
+                "top_card": _card(card_info[s["top_card"]]["name"]) if s["top_card"] else "",
                 "team": s.get("team"),
                 "partner": player_names.get(s["partner"]) if s.get("partner") is not None else None,
             }
@@ -344,7 +365,7 @@ def build(
     if pending:
         pending_info = {
             "player": player_names.get(pending["seat"], ""),
-            "card": _word(pending["card_name"]),
+            "card": _card(pending["card_name"]),
             "help": card_help(pending["card"]),
             "to_place": [fby[f]["name"] for f in pending.get("to_place") or []],
             "picks": [
@@ -363,7 +384,7 @@ def build(
     if view.get("no_undo"):
         nu = view["no_undo"]
         no_undo = {
-            "card": _word(card_info[nu["card"]]["name"]),
+            "card": _card(card_info[nu["card"]]["name"]),
             "moves": [
                 _("{followers} out of {province}").format(
                     followers=", ".join(fby[f]["name"] for f in d["gives"]),

@@ -74,8 +74,8 @@ def _cards(
     return (
         CardData(king[0], king[1], KING),
         CardData(free[0], free[1], FREE, copies=2),
-        CardData("one_vs_one", N_("1 vs 1"), SWAP11),
-        CardData("two_vs_one", N_("2 vs 1"), SWAP21),
+        CardData("one_vs_one", "1 vs 1", SWAP11),
+        CardData("two_vs_one", "2 vs 1", SWAP21),
     ) + tuple(CardData(fids[i], fnames[i], FACTION, faction=i) for i in FACTIONS)
 
 
