@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import datetime
 
+from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import play, registry
 from games.models import Game, Seat
@@ -23,6 +24,8 @@ def answer(game_id: int, user, accept: bool) -> Rematch:
     transaction: the players are seated by the new game's seed, like any game.
     Answering the same way twice changes nothing. The players are the seats'
     people (``people``): one a computer stood in for at the end is asked too.
+    A rematch is arranged within ``REMATCH_DAYS`` of the game's end (``is_open``):
+    after that an offer nobody has decided has lapsed, and no answer counts.
     """
     with transaction.atomic():
         game = play._locked(game_id)  # one answer at a time, so the last one starts it once
@@ -31,6 +34,8 @@ def answer(game_id: int, user, accept: bool) -> Rematch:
             raise play.NotAPlayer()
         if game.status != Game.Status.FINISHED:
             raise play.PlayError(_("A rematch can only follow a finished game."), 409)
+        if not is_open(game):
+            raise Lapsed()
         rematch = Rematch.objects.filter(game=game).first()
         if rematch is None:
             if not accept:
@@ -53,6 +58,31 @@ def answer(game_id: int, user, accept: bool) -> Rematch:
         game.version += 1  # the pages of the finished game show the new answers
         game.save(update_fields=["version"])
     return rematch
+
+
+class Lapsed(play.PlayError):
+    def __init__(self) -> None:
+        days = settings.REMATCH_DAYS
+        super().__init__(
+            ngettext(
+                "The time for a rematch is over: one can be arranged within %(days)d day "
+                "of the game's end.",
+                "The time for a rematch is over: one can be arranged within %(days)d days "
+                "of the game's end.",
+                days,
+            )
+            % {"days": days},
+            409,
+        )
+
+
+def open_until(game: Game) -> datetime.datetime:
+    """Until when a rematch of the finished ``game`` can be proposed and accepted."""
+    return game.finished_at + datetime.timedelta(days=settings.REMATCH_DAYS)
+
+
+def is_open(game: Game) -> bool:
+    return game.finished_at is not None and timezone.now() < open_until(game)
 
 
 def people(game: Game) -> list:
@@ -101,24 +131,18 @@ def _start(game: Game, rematch: Rematch, players: list) -> None:
     rematch.save(update_fields=["status", "new_game"])
 
 
-# An offer nobody answered in this time is stale: "My games" stops listing it (the
-# finished game's page still offers it).
-LISTED_DAYS = 30
-
-
 def pending_for(user) -> list[Rematch]:
-    """Rematches waiting for ``user``'s answer (for "My games"), of the games that
-    ended in the last LISTED_DAYS days."""
+    """Rematches waiting for ``user``'s answer (for "My games"): the offers of their
+    games that ended in the last REMATCH_DAYS, each of which can still be accepted."""
     answered = RematchAnswer.objects.filter(user=user).values("rematch_id")
-    # From the player's recently ended seats (seat_user_ended) to each game's offer:
+    # From the player's recently ended seats (seat_person_ended) to each game's offer:
     # neither the player's older games nor the offers of the whole site are read.
-    since = timezone.now() - datetime.timedelta(days=LISTED_DAYS)
-    recent = Seat.objects.filter(Q(user=user) | Q(stood_in_for=user), ended_at__gte=since).values(
-        "game_id"
-    )
-    return list(
+    since = timezone.now() - datetime.timedelta(days=settings.REMATCH_DAYS)
+    recent = Seat.objects.filter(person=user, ended_at__gt=since).values("game_id")
+    offers = list(
         Rematch.objects.filter(game_id__in=recent, status=Rematch.Status.PENDING)
         .exclude(pk__in=answered)
         .select_related("game", "proposed_by")
         .order_by("-created_at")
     )
+    return [offer for offer in offers if is_open(offer.game)]

@@ -287,5 +287,8 @@ PAGE_CACHE_CHECK = env.bool("PAGE_CACHE_CHECK", default=False)
 CHAT_MAX_LENGTH = 500
 GAME_TIME_LIMIT_DAYS = [1, 3, 7, 14]
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
+# A rematch is arranged right after a game: within this many days of its end. Then nobody
+# can propose or accept one any more, and "My games" stops listing an offer.
+REMATCH_DAYS = env.int("REMATCH_DAYS", default=14)
 # Reports one player may file in 24 hours.
 REPORTS_PER_DAY = env.int("REPORTS_PER_DAY", default=10)

@@ -59,12 +59,19 @@ def game_panel(context) -> dict:
         panel["seated"] = seated or (user.is_authenticated and user.pk in stood_in)
         offer = Rematch.objects.filter(game=game).select_related("new_game").first()
         panel["rematch"] = offer
+        panel["rematch_open"] = rematch.is_open(game)
         if offer is not None:
             answers = {a.user_id: a.accepted for a in offer.answers.all()}
             accepted = [uid for uid, ok in answers.items() if ok and uid in names]
             panel["accepted_names"] = [names[uid] for uid in accepted]
             panel["my_answer"] = answers.get(user.pk) if user.is_authenticated else None
     return panel
+
+
+@register.filter
+def rematch_until(game: Game):
+    """Until when a rematch of the finished ``game`` can be arranged."""
+    return rematch.open_until(game)
 
 
 @register.inclusion_tag("community/_pending_rematches.html")

@@ -1,9 +1,6 @@
 """Rematch of a finished game and agreed cancellation of a running one."""
 
-from datetime import timedelta
-
 import pytest
-import time_machine
 
 from community import cancel, rematch
 from community.models import CancelVote, PlayerStats, RatingChange, Rematch
@@ -42,21 +39,6 @@ def test_rematch_starts_when_every_player_accepted(client, started):
     # A repeated click changes nothing: still one new game.
     rematch.answer(game.pk, first, True)
     assert Game.objects.count() == 2
-
-
-def test_my_games_lists_an_unanswered_rematch_for_a_month(client, started):
-    game, first, second = started
-    finish_by_play(game)
-    rematch.answer(game.pk, second, True)
-    ended = game.seats.get(user=first).ended_at
-    with time_machine.travel(ended + timedelta(days=rematch.LISTED_DAYS - 1)):
-        client.force_login(first)
-        assert "Rematches waiting for your answer" in client.get("/my/").content.decode()
-    with time_machine.travel(ended + timedelta(days=rematch.LISTED_DAYS + 1)):
-        client.force_login(first)
-        assert "Rematches waiting for your answer" not in client.get("/my/").content.decode()
-        # still offered where the game is
-        assert "Accept the rematch" in client.get(f"/g/{game.pk}/").content.decode()
 
 
 def test_one_refusal_ends_the_rematch(started):
