@@ -107,18 +107,20 @@ document.addEventListener("click", function (event) {
 });
 document.addEventListener("DOMContentLoaded", applyBoardZoom);
 
-// A board wider than the screen (the Tal valley on a phone) scrolls; show its
-// chosen figure, or its middle, rather than an empty corner.
+// A board wider than the screen (the Tal valley, the Siam map on a phone) scrolls;
+// centre what matters: the chosen figure, else the first thing to click, else what the
+// board marks as its focus (the province fought over), else its middle.
 function centreBoards() {
   applyBoardZoom();
   document.querySelectorAll(".board-scroll").forEach(function (box) {
     if (box.scrollWidth <= box.clientWidth) return;
-    var mark = box.querySelector(".tok.chosen, .pickslot.chosen, a.act");
+    var mark = box.querySelector(".tok.chosen, .pickslot.chosen, a.act") ||
+      box.querySelector(".board-focus");
     if (mark) {
       var a = box.getBoundingClientRect();
       var b = mark.getBoundingClientRect();
-      box.scrollLeft += b.left - a.left - box.clientWidth / 2;
-      box.scrollTop += b.top - a.top - box.clientHeight / 2;
+      box.scrollLeft += b.left - a.left + b.width / 2 - box.clientWidth / 2;
+      box.scrollTop += b.top - a.top + b.height / 2 - box.clientHeight / 2;
     } else {
       box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
       box.scrollTop = (box.scrollHeight - box.clientHeight) / 3;

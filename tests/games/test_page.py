@@ -54,6 +54,21 @@ def test_history_shows_each_past_position_without_actions(client, started):
     assert "Position after move 0 of 2" in partial
 
 
+def test_a_past_position_does_not_show_the_present_turn_and_clock(client, started):
+    game, first, second = started
+    play.act(game.pk, first, {"type": "add", "n": 2}, None)
+    play.act(game.pk, first, {"type": "end"}, None)
+    client.force_login(second)
+    now = client.get(f"/g/{game.pk}/").content.decode()
+    header = now[now.index('class="game-header"') :].split("</header>")[0]
+    assert "to move" in header and "Time left for this move" in header
+    past = client.get(f"/g/{game.pk}/?at=1").content.decode()
+    header = past[past.index('class="game-header"') :].split("</header>")[0]
+    assert "The board shows the game as it was after move 1." in header
+    assert "to move" not in header and "Time left" not in header
+    assert "It is your turn" not in header
+
+
 def test_poll_answers_no_change_without_replaying(client, started, monkeypatch):
     game, first, _ = started
     engine = game.engine

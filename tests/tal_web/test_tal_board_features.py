@@ -252,6 +252,8 @@ def test_only_positions_of_the_level_being_built_can_be_chosen():
     text = render(state, 0, query="?slot=2-0")
     assert text.count('href="?slot=2-0"') == 1
     assert "Build on site 2, level 2, position 1" in text
+    # The "≤ n" on each colour is explained in words, not only in a tooltip (touch screens).
+    assert "≤ n: the most points this pyramid can still score after this stone." in text
 
 
 def test_in_the_expert_variant_every_free_position_can_be_chosen():
