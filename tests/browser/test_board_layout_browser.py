@@ -78,3 +78,14 @@ def test_on_a_phone_the_siam_map_shows_the_province_fought_over(login, live_serv
     focus = page.locator(".board-scroll .board-focus").bounding_box()
     centre = focus["x"] + focus["width"] / 2
     assert box["x"] <= centre <= box["x"] + box["width"]
+
+
+def test_on_a_tablet_the_valley_is_drawn_large_enough_to_tap(login, live_server):
+    """Below the wide layout a field is a 40 px tap target (1770 px for the valley), as on
+    a phone, and the valley can still be seen whole."""
+    users = [UserFactory(display_name=n) for n in ("Anna", "Ben")]
+    game = running_game("tal", users, {}, title="Tablet")
+    page = login(users[0], width=820, height=1100)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    assert page.locator("svg.valley").bounding_box()["width"] >= 1770
+    assert page.locator("[data-board-zoom]").is_visible()
