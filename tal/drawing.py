@@ -351,6 +351,7 @@ def draw(
         "width": L.WIDTH,
         "height": L.HEIGHT,
         "outline": L.points([L.APEX, L.RIGHT, L.LEFT]),
+        "sites_out": any(not s["in_play"] for s in sites),
         "inner": L.points([L.MID_L, L.MID_R, L.MID_B]),
         "stone": L.STONE,
         "stone_mid": L.STONE / 2,

@@ -195,6 +195,8 @@ def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
     w(f'<g class="{classes}" id="tal-site-{_e(s["site"])}"><title>{title}</title>')
     w(f'<rect {box} class="site-bg"/>')
     if not s["in_play"]:
+        # Hatched, without a word on it (a word ran over the fields and figures): the
+        # legend says what the hatching means, the site's title says it too.
         w(f'<rect {box} class="cover"/>')
     w('<g class="fld">')
     for f in s["fields"]:
@@ -261,8 +263,6 @@ def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
             )
     else:
         w(f'<text x="{_e(nx)}" y="{_e(ny + 14)}" class="site-no">{_e(s["site"])}</text>')
-        label = _plain("not in play")
-        w(f'<text x="{_e(x + 8)}" y="{_e(y + 68)}" class="out-text">{label}</text>')
     w("</g>")
 
 

@@ -271,3 +271,12 @@ def test_in_the_expert_variant_every_free_position_can_be_chosen():
     # stripes: grey next to red can still make a striped small pyramid (2 points)
     chips = re.findall(r'class="build-btn c-(\w+)".*?&le;&thinsp;(\d+)', text, re.S)
     assert dict(chips) == {"grey": "2"}
+
+
+def test_a_site_not_in_play_is_hatched_without_a_word_over_its_fields():
+    """The word ran over the fields and the figures on them; the legend says it once."""
+    state = position(players=2, phase="build", owners={}, workers={}, levels={}, supply={})
+    text = render(state, 0)
+    assert "site not in play" in text  # the legend
+    assert "not in play</text>" not in text
+    assert 'class="cover"' in text
