@@ -96,11 +96,11 @@ SABA_LAYOUT = {
         "begemder": {"corners": "p6 p1 p5 p4 p7 p8", "capital": (190, 150), "plaque": (70, 66)},
         "wollo": {"corners": "p4 p3 p9 p10 p11 p7", "capital": (322, 206), "plaque": (250, 124)},
         "gojjam": {"corners": "p8 p7 p11 p12 p13", "capital": (212, 236), "plaque": (62, 180)},
-        "shewa": {"corners": "p11 p10 p14 p15 p12", "capital": (250, 334), "plaque": (208, 252)},
+        "shewa": {"corners": "p11 p10 p14 p15 p12", "capital": (250, 334), "plaque": (204, 252)},
         "herarghe": {
             "corners": "p9 p19 p20 p21 p18 p14 p10",
             "capital": (420, 330),
-            "plaque": (346, 212),
+            "plaque": (342, 212),
         },
         "wollega": {"corners": "p13 p12 p15 p17 p22", "capital": (170, 370), "plaque": (44, 280)},
         "sidamo": {
