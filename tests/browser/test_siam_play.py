@@ -5,6 +5,7 @@ board offers: a highlighted part of the map (by keyboard: focus and Enter), else
 tile, else the first playable card, else Pass. Screenshots go to test-artifacts/.
 """
 
+import re
 import time
 
 import pytest
@@ -247,6 +248,8 @@ def test_a_keyboard_player_keeps_their_place_after_a_move(login, live_server):
 
 def test_a_screen_reader_hears_what_a_move_and_a_poll_brought(login, live_server):
     """The board is swapped in silently; the page's live region says what changed."""
+    from playwright.sync_api import expect
+
     from games import play, replay, text
 
     users = [UserFactory(display_name=n) for n in ("Anna", "Ben")]
@@ -263,12 +266,13 @@ def test_a_screen_reader_hears_what_a_move_and_a_poll_brought(login, live_server
         click_first_legal(page)
         state = replay.current_state(game)
         last = text.render(game.engine.view(state, seat)["log"][-1], names)
-        assert news.text_content().startswith(last)
+        # The news follows the swap once it settles: wait for it, do not race it.
+        expect(news).to_have_text(re.compile("^" + re.escape(last)))
         if seat_to_move(game) != seat:
             break
-        assert "It is your turn." in news.text_content()
+        expect(news).to_contain_text("It is your turn.")
     other = game.seats.get(to_move=True).user
-    assert news.text_content().endswith(f"To move: {other.name}.")
+    expect(news).to_have_text(re.compile(re.escape(f"To move: {other.name}.") + "$"))
     while seat_to_move(game) != seat:  # the opponent's turn, played here
         action = game.engine.legal_actions(replay.current_state(game), seat_to_move(game))[0]
         play.act(game.pk, other, action, None)
