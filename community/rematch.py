@@ -34,19 +34,19 @@ def answer(game_id: int, user, accept: bool) -> Rematch:
             raise play.NotAPlayer()
         if game.status != Game.Status.FINISHED:
             raise play.PlayError(_("A rematch can only follow a finished game."), 409)
-        if not is_open(game):
-            raise Lapsed()
         rematch = Rematch.objects.filter(game=game).first()
-        if rematch is None:
-            if not accept:
-                raise play.PlayError(_("Nobody has proposed a rematch."), 409)
-            _check_players(game, players)
-            rematch = Rematch.objects.create(game=game, proposed_by=user)
-        elif rematch.status != Rematch.Status.PENDING:
+        if rematch is not None and rematch.status != Rematch.Status.PENDING:
             previous = RematchAnswer.objects.filter(rematch=rematch, user=user).first()
             if previous is not None and previous.accepted == accept:
-                return rematch  # a repeated click on what already happened
+                return rematch  # a repeated click on what already happened, however late
             raise play.PlayError(_("This rematch has already been decided."), 409)
+        if rematch is None and not accept:
+            raise play.PlayError(_("Nobody has proposed a rematch."), 409)
+        if not is_open(game):
+            raise Lapsed()
+        if rematch is None:
+            _check_players(game, players)
+            rematch = Rematch.objects.create(game=game, proposed_by=user)
         RematchAnswer.objects.update_or_create(
             rematch=rematch, user=user, defaults={"accepted": accept}
         )

@@ -231,6 +231,8 @@ class Seat(models.Model):
     # Whose seat it is: the player, or the player a computer stands in for. A player's
     # lists walk this column (seat_person_ended), so that a game a computer finished for
     # them is still theirs. Kept by save(); code that writes seats in bulk sets it itself.
+    # When that player's account is deleted the seat is nobody's (None) until it is saved
+    # again, then the computer's: either way it is in no one's lists but the computer's.
     person = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -238,6 +240,7 @@ class Seat(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
         editable=False,
+        db_index=False,  # seat_person_ended starts with it
     )
     # When the player last had the game page open (updated at most once a
     # minute): nobody is mailed about a game they are looking at.

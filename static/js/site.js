@@ -45,14 +45,15 @@ document.addEventListener("click", function (event) {
 // Every click that changes a game carries the id of the board it was made on, so
 // a retry after a cut connection is recognised by the server instead of acting twice.
 // The chat form lives outside the board, so its id is taken from the current board.
-// It also says how many chat lines the page has: the answer leaves them out if no
-// line came since (the page keeps its own, hx-preserve).
+// It also says how many chat lines the page has (the chat's own count: a poll may
+// bring new lines without a new board): the answer leaves them out if no line came
+// since, and the page keeps its own (hx-preserve).
 document.addEventListener("htmx:configRequest", function (event) {
   if (event.detail.verb !== "post") return;
   var area = document.getElementById("board-area");
-  if (!area) return;
-  if (area.dataset.requestId) event.detail.parameters.request_id = area.dataset.requestId;
-  if (area.dataset.chatCount) event.detail.parameters.c = area.dataset.chatCount;
+  if (area && area.dataset.requestId) event.detail.parameters.request_id = area.dataset.requestId;
+  var chat = document.getElementById("chat-lines");
+  if (chat && chat.dataset.chatCount) event.detail.parameters.c = chat.dataset.chatCount;
 });
 
 // No inline handlers anywhere (the Content-Security-Policy forbids them).

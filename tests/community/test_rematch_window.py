@@ -88,3 +88,12 @@ def test_a_decided_rematch_is_shown_as_it_went_for_ever(client, offered):
     with time_machine.travel(game.finished_at + 3 * window(), tick=False):
         shown = page(client, first, game.get_absolute_url())
         assert "The rematch has started." in shown and "lapsed" not in shown
+
+
+def test_a_repeated_click_on_a_started_rematch_still_leads_to_it_after_the_window(offered):
+    game, first, _second, _offer = offered
+    started = rematch.answer(game.pk, first, True)
+    assert started.status == Rematch.Status.STARTED
+    with time_machine.travel(game.finished_at + 2 * window(), tick=False):
+        again = rematch.answer(game.pk, first, True)  # a retry: the same answer
+    assert again.new_game == started.new_game

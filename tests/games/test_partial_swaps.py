@@ -28,7 +28,7 @@ def test_new_chat_lines_come_without_the_board(client, started):
     body = response.content.decode()
     assert response.status_code == 200 and response["HX-Reswap"] == "none"
     assert 'id="board-area"' not in body and "Good luck!" in body
-    assert 'id="chat-lines" hx-swap-oob="true"' in body
+    assert 'id="chat-lines" data-chat-count="1" hx-swap-oob="true"' in body
     # the next poll asks from the new chat count on, so it finds nothing new
     assert 'id="game-poll"' in body and 'hx-swap-oob="true"' in body.split('id="game-poll"')[1]
     assert client.get(poll_url(body), headers=HTMX).status_code == 204
@@ -116,3 +116,20 @@ def test_a_click_answer_leaves_out_the_chat_the_page_has(client, started):
         f"/g/{game.pk}/chat", {"text": "My own line.", "c": "2"}, headers=HTMX
     ).content.decode()
     assert "My own line." in body and "Something new." in body
+
+
+def test_after_a_poll_brought_chat_lines_a_click_answer_still_leaves_them_out(client, started):
+    """The chat's count travels with the chat: a poll that brings only new lines (and no
+    new board) updates it, so the next click does not fetch those lines again."""
+    game, first, second = started
+    client.force_login(first)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    play.post_chat(game.pk, second, "New since the page was drawn.")
+    update = client.get(poll_url(page), headers=HTMX).content.decode()
+    count = re.search(r'id="chat-lines" data-chat-count="(\d+)"', update).group(1)
+    assert count == "1"
+    body = client.post(
+        f"/g/{game.pk}/act", {"action": '{"type":"add","n":2}', "c": count}, headers=HTMX
+    ).content.decode()
+    assert "adds 2." in body and "New since the page was drawn." not in body
+    assert '<div id="chat-lines" hx-preserve="true"></div>' in body
