@@ -137,12 +137,13 @@ def pending_for(user) -> list[Rematch]:
     answered = RematchAnswer.objects.filter(user=user).values("rematch_id")
     # From the player's recently ended seats (seat_person_ended) to each game's offer:
     # neither the player's older games nor the offers of the whole site are read.
+    # A seat's ended_at is its game's finished_at: these are exactly the games whose
+    # rematch window (is_open) has not closed.
     since = timezone.now() - datetime.timedelta(days=settings.REMATCH_DAYS)
     recent = Seat.objects.filter(person=user, ended_at__gt=since).values("game_id")
-    offers = list(
+    return list(
         Rematch.objects.filter(game_id__in=recent, status=Rematch.Status.PENDING)
         .exclude(pk__in=answered)
         .select_related("game", "proposed_by")
         .order_by("-created_at")
     )
-    return [offer for offer in offers if is_open(offer.game)]

@@ -6,6 +6,7 @@ import pytest
 
 from games import replay
 from tests.factories import UserFactory, running_game
+from tests.tal_web.conftest import play_to
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -17,25 +18,6 @@ COVERED_SITES = """() => {
             && r.top < market.bottom && market.top < r.bottom;
     }).length;
 }"""
-
-
-def play_to(game, phase):
-    """Plays ``game`` on (a bot for every seat) until its phase is ``phase``."""
-    import random
-
-    from games import play
-    from tests.tal_web import bot
-
-    rng = random.Random(4)
-    for _ in range(600):
-        game.refresh_from_db()
-        state = replay.current_state(game)
-        if state.phase == phase:
-            return
-        seat = sorted(game.engine.active_seats(state))[0]
-        action = bot.choose(state, seat, game.engine.legal_actions(state, seat), rng)
-        play.act(game.pk, game.seats.get(number=seat).user, action, None)
-    pytest.fail(f"no {phase} phase within 600 actions")
 
 
 def test_the_stone_market_never_covers_a_site_of_the_valley(login, live_server):
