@@ -71,3 +71,24 @@ def test_on_a_tablet_the_valley_is_drawn_large_enough_to_tap(login, live_server)
     page.goto(f"{live_server.url}/g/{game.pk}/")
     assert page.locator("svg.valley").bounding_box()["width"] >= 1770
     assert page.locator("[data-board-zoom]").is_visible()
+
+
+LOG_CUT = """() => {
+    const box = document.querySelector('.log-entries');
+    return box.scrollHeight - box.clientHeight;
+}"""
+
+
+def test_on_a_phone_the_history_shows_its_last_entry_whole(login, live_server):
+    """The page's history (the last ten entries, long ones wrapping on a phone) did not
+    fit its scrolling box, which cut the last entry in half; the full history scrolls."""
+    users = [UserFactory(display_name=n) for n in ("Anna", "Ben")]
+    game = running_game("tal", users, {}, title="History")
+    play_to(game, "worker", seed=2)
+    page = login(users[0], width=360, height=800)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    assert page.locator(".log-entries li").count() == 10
+    assert page.evaluate(LOG_CUT) <= 1  # nothing hidden below the box's edge
+    page.goto(f"{live_server.url}/g/{game.pk}/?log=all")
+    assert page.locator(".log-entries li").count() > 20
+    assert page.evaluate(LOG_CUT) > 0  # the full history scrolls in its box

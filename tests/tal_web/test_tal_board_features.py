@@ -201,11 +201,12 @@ def test_the_history_on_the_page_is_bounded_with_a_link_to_all_of_it(client, use
     assert total > 20
     client.force_login(users[0])
     text = client.get(f"/g/{game.pk}/").content.decode()
+    # the last few whole, in a box that does not scroll; all of them in one that does
     log = text[text.index('class="log-entries"') : text.index("</ul>", text.index("log-entries"))]
     assert log.count("<li>") == 10
     assert f"Show the full history ({total - 10} earlier entries)" in text
     full = client.get(f"/g/{game.pk}/?log=all").content.decode()
-    log = full[full.index('class="log-entries"') : full.index("</ul>", full.index("log-entries"))]
+    log = full[full.index('class="log-entries log-all"') : full.index("</ul>", full.index("log-"))]
     assert log.count("<li>") == total
     assert "Show the full history" not in full
 
@@ -280,3 +281,25 @@ def test_a_site_not_in_play_is_hatched_without_a_word_over_its_fields():
     assert "site not in play" in text  # the legend
     assert "not in play</text>" not in text
     assert 'class="cover"' in text
+
+
+def test_a_target_on_an_occupied_field_puts_its_number_beside_the_figure():
+    # Planning, both overseers of seat 0 on site 15: each may be planned onto the other's
+    # field (a swap), a target over a figure. Its number sat on the figure; it goes in a
+    # badge on the field's corner, clear of any diamond or disc that field can hold.
+    state = position(players=2, phase="plan", round=2, current=0, overseers={0: ["15-A", "15-B"]})
+    text = render(state, 0)
+    over = re.findall(
+        r'<rect x="([\d.]+)" y="([\d.]+)" width="(\d+)" height="\d+" rx="5" class="over"/>'
+        r'<circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)" class="badge"/>'
+        r'<text x="[\d.]+" y="[\d.]+" class="badge-n">\d+</text>',
+        text,
+    )
+    assert over
+    for x, y, size, bx, by, r in (tuple(map(float, m)) for m in over):
+        h = size / 2
+        dx, dy = abs(bx - (x + h)), abs(by - (y + h))
+        # outside the diamond |dx| + |dy| <= h by more than the badge's radius
+        assert (dx + dy - h) / 2**0.5 >= r
+        # outside a worker's disc (radius h - 3)
+        assert (dx * dx + dy * dy) ** 0.5 >= (h - 3) + r
