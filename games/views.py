@@ -2,6 +2,7 @@ import functools
 import json
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -11,6 +12,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -57,7 +59,10 @@ def new_game(request, kind):
 @login_required
 def my_games(request):
     seats, finished = lists.my_seats(request.user)
-    return render(request, "lobby/my_games.html", {"seats": seats, "finished": finished})
+    # A move due within a day is marked.
+    hurry = timezone.now() + timedelta(days=1)
+    context = {"seats": seats, "finished": finished, "hurry": hurry}
+    return render(request, "lobby/my_games.html", context)
 
 
 def archive(request):

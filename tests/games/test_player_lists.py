@@ -288,3 +288,23 @@ def test_games_that_ended_at_the_same_moment_are_each_on_one_page(client, count_
         first = _titles(client.get(f"/archive/?page=1{query}").content.decode())
         second = _titles(client.get(f"/archive/?page=2{query}").content.decode())
         assert first + second == expected
+
+
+def test_my_games_tells_the_time_left_for_my_move_and_how_long_the_others_have_had_theirs(
+    client, count_kind
+):
+    with time_machine.travel(START, tick=False) as clock:
+        game = new_game(count_kind, [UserFactory(), UserFactory()], time_limit_days=3)
+        me = mover(game)
+        other = game.seats.exclude(user=me).get().user
+        client.force_login(me)
+        page = client.get("/my/").content.decode()
+        assert "3\xa0days left" in page
+        assert "hurry" not in page
+        clock.shift(timedelta(days=2, hours=3))
+        page = client.get("/my/").content.decode()
+        assert re.search(r'<span class="hurry">21\xa0hours left</span>', page)
+        client.force_login(other)
+        page = client.get("/my/").content.decode()
+        assert "2\xa0days, 3\xa0hours since the last move" in page
+        assert "hours left" not in page
