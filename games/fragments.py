@@ -6,6 +6,8 @@ page's rendering time and bytes) are kept in Django's cache as finished HTML.
 
 The key names everything the fragment is drawn from:
 
+- the release: the templates, code, translations and static files that draw it
+  (``games.release``), so a deploy never serves last release's HTML;
 - the part; the game (its id and creation time), its ``version`` (bumped by
   every move, take-back, join, substitute, time-out and end, so a new position
   is a new key) and status;
@@ -45,6 +47,8 @@ from django.core.cache import cache
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
+from . import release
+
 logger = logging.getLogger(__name__)
 
 # The query parameters a fragment's drawing reads (see tal_tags and log_window).
@@ -77,7 +81,7 @@ def key(part: str, context) -> str:
         "query": [query.get(name) for name in DRAWING_PARAMS],
     }
     digest = hashlib.sha256(json.dumps(named, default=str).encode()).hexdigest()[:32]
-    return f"fragment:{part}:{game.pk}:{game.version}:{digest}"
+    return f"fragment:{release.digest()}:{part}:{game.pk}:{game.version}:{digest}"
 
 
 def render(part: str, context, render_part) -> SafeString:

@@ -8,6 +8,8 @@ happens once per change.
 
 The key is a digest of every input of the page, read fresh on each request:
 
+- the release (``games.release``): a deploy that changes how a page is drawn
+  changes every key;
 - the game's row, every column (its version moves with each move, take-back,
   join, time-out and end; ``chat_count`` with each chat line and each line a
   moderator hides);
@@ -58,7 +60,7 @@ from django.middleware.csrf import get_token
 from django.utils import timezone, translation
 from django.utils.timesince import timeuntil
 
-from . import fragments, since
+from . import fragments, release, since
 from .fragments import CSRF_MARK, REQUEST_ID_MARK
 from .models import Game, Seat
 from .rows import planned_cursor
@@ -160,7 +162,8 @@ def page_key(request, game: Game) -> str | None:
         "today": str(timezone.localdate()),
     }
     blob = json.dumps(named, default=str, sort_keys=True)
-    return f"page:{game.pk}:{game.version}:{hashlib.sha256(blob.encode()).hexdigest()[:40]}"
+    digest = hashlib.sha256(blob.encode()).hexdigest()[:40]
+    return f"page:{release.digest()}:{game.pk}:{game.version}:{digest}"
 
 
 def serve(request, game: Game, render_page: Callable[[str | None], HttpResponse]):

@@ -215,3 +215,42 @@ def test_a_failing_cache_costs_a_render_not_the_page(client, started):
         assert "Add 1</button>" in page(client, game)
         assert "Add 1</button>" in page(client, game)
         assert renders() == 2
+
+
+def test_a_new_release_draws_the_page_and_board_afresh(client, started):
+    """After a deploy, an unchanged position is not served the last release's HTML."""
+    game, first, _ = started
+    client.force_login(first)
+    boards = []
+
+    def seen(sender, template, context, **kwargs):
+        boards.append(template.name)
+
+    with page_renders() as renders:
+        page(client, game)
+        page(client, game)
+        assert renders() == 1
+        template_rendered.connect(seen)
+        try:
+            with mock.patch("games.release.digest", return_value="another-release"):
+                page(client, game)
+        finally:
+            template_rendered.disconnect(seen)
+        assert renders() == 2
+    assert "games/board_generic.html" in boards  # the board fragment too, not only the page
+
+
+def test_the_release_digest_follows_what_draws_and_nothing_else(tmp_path):
+    from games.release import digest_of
+
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "templates" / "page.html").write_text("<p>one</p>")
+    (tmp_path / "tests" / "test_page.py").write_text("x = 1")
+    (tmp_path / "notes.wav").write_bytes(b"RIFF")
+    before = digest_of(tmp_path)
+    (tmp_path / "tests" / "test_page.py").write_text("x = 2")
+    (tmp_path / "notes.wav").write_bytes(b"RIFF2")
+    assert digest_of(tmp_path) == before
+    (tmp_path / "templates" / "page.html").write_text("<p>two</p>")
+    assert digest_of(tmp_path) != before
