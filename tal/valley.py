@@ -320,13 +320,14 @@ def _target(t: dict[str, Any], d: dict[str, Any], w: Any) -> None:
             f'<text x="{_e(t["tx"])}" y="{_e(t["ty"])}">{left}</text>'
         )
     elif t["over"]:
-        # On an occupied field the number sits in a badge on the field's corner, off
-        # the figure, which stays readable under the target.
-        bx, by = _e(t["x"] + t["size"] - 1), _e(t["y"] + 1)
+        # On an occupied field the number sits in a badge on the field's top edge, off
+        # the figure, which stays readable under the target; the badge keeps (nearly)
+        # within the field's width, so that it never reaches a neighbour's tap target.
+        bx, by = _e(t["x"] + t["size"] - 5), _e(t["y"] - 2)
         w(
             f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="5" class="over"/>'
             f'<circle cx="{bx}" cy="{by}" r="8" class="badge"/>'
-            f'<text x="{bx}" y="{_e(t["y"] + 5.5)}" class="badge-n">{left}</text>'
+            f'<text x="{bx}" y="{_e(t["y"] + 2.5)}" class="badge-n">{left}</text>'
         )
     else:
         w(f'<use href="#n{left}" x="{x}" y="{y}"/>')
