@@ -129,12 +129,16 @@ def draw(
         )
 
     # ---------------------------------------------------------------- figures on fields
+    over_numbers: set[int] = set()  # the steps left shown on targets over a figure
+
     def target_at(
         node: str, x: int, y: int, size: int, over: bool = False, height: int = 0
     ) -> dict[str, Any] | None:
         t = targets.get(node)
         if t is None:
             return None
+        if over:
+            over_numbers.add(t["left"])
         tx, ty = x + size - 3, y + 13
         if height:
             ty = y + height - 8  # areas: the number in the free row
@@ -357,6 +361,7 @@ def draw(
         "stone_mid": L.STONE / 2,
         "letter_sets": [{"id": i, "letters": shape} for shape, i in letter_sets.items()],
         "step_numbers": sorted({t["left"] for t in targets.values()}),
+        "over_numbers": sorted(over_numbers),
         "stone_base": L.STONE - 5,
         "looks": [
             {**colour_info(c), "fill": STONE_LOOK[c][0], "ink": STONE_LOOK[c][1]} for c in B.COLOURS

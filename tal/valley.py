@@ -126,6 +126,17 @@ def _defs(d: dict[str, Any], w: Any) -> None:
             'y="13" font-size="13" font-weight="bold" fill="#0b57d0" text-anchor="end" '
             f'stroke="#fff" stroke-width="3" paint-order="stroke">{_e(n)}</text></g>'
         )
+    # A target over a figure: its number in a badge on the field's top edge, off the
+    # figure, which stays readable under the target; the badge keeps (nearly) within
+    # the field's width, so that it never reaches a neighbour's tap target.
+    bx = _e(d["field"] - 5)
+    for n in d["over_numbers"]:
+        w(
+            f'<g id="o{_e(n)}"><use href="#tf" fill="#cfdcf3" fill-opacity="0.15"/>'
+            f'<circle cx="{bx}" cy="-2" r="8" fill="#fff" stroke-width="2" '
+            f'stroke-dasharray="none"/><text x="{bx}" y="2.5" font-size="12" font-weight="bold" '
+            f'fill="#0b57d0" stroke="none" text-anchor="middle">{_e(n)}</text></g>'
+        )
     for c in d["looks"]:
         w(
             f'<g id="t-{_e(c["id"])}"><rect width="{stone}" height="{stone}" '
@@ -320,15 +331,7 @@ def _target(t: dict[str, Any], d: dict[str, Any], w: Any) -> None:
             f'<text x="{_e(t["tx"])}" y="{_e(t["ty"])}">{left}</text>'
         )
     elif t["over"]:
-        # On an occupied field the number sits in a badge on the field's top edge, off
-        # the figure, which stays readable under the target; the badge keeps (nearly)
-        # within the field's width, so that it never reaches a neighbour's tap target.
-        bx, by = _e(t["x"] + t["size"] - 5), _e(t["y"] - 2)
-        w(
-            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="5" class="over"/>'
-            f'<circle cx="{bx}" cy="{by}" r="8" class="badge"/>'
-            f'<text x="{bx}" y="{_e(t["y"] + 2.5)}" class="badge-n">{left}</text>'
-        )
+        w(f'<use href="#o{left}" x="{x}" y="{y}"/>')
     else:
         w(f'<use href="#n{left}" x="{x}" y="{y}"/>')
     w("</a>")

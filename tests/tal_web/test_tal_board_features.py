@@ -15,6 +15,7 @@ from django.utils import translation
 
 from games import play, replay
 from tal.engine import ENGINE
+from tal.layout import FIELD
 from tests.factories import UserFactory, running_game
 from tests.tal.tal_helpers import FULL_LARGE, position
 
@@ -286,20 +287,26 @@ def test_a_site_not_in_play_is_hatched_without_a_word_over_its_fields():
 def test_a_target_on_an_occupied_field_puts_its_number_beside_the_figure():
     # Planning, both overseers of seat 0 on site 15: each may be planned onto the other's
     # field (a swap), a target over a figure. Its number sat on the figure; it goes in a
-    # badge on the field's corner, clear of any diamond or disc that field can hold.
+    # badge on the field's edge, clear of any diamond or disc that field can hold.
     state = position(players=2, phase="plan", round=2, current=0, overseers={0: ["15-A", "15-B"]})
     text = render(state, 0)
-    over = re.findall(
-        r'<rect x="([\d.]+)" y="([\d.]+)" width="(\d+)" height="\d+" rx="5" class="over"/>'
-        r'<circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)" class="badge"/>'
-        r'<text x="[\d.]+" y="[\d.]+" class="badge-n">\d+</text>',
-        text,
-    )
+    badges = {
+        n: tuple(map(float, rest))
+        for n, *rest in re.findall(
+            r'<g id="o(\d+)"><use href="#tf"[^>]*/><circle cx="([\d.-]+)" cy="([\d.-]+)" '
+            r'r="([\d.]+)"',
+            text,
+        )
+    }
+    over = re.findall(r'<a class="tgt"[^>]*><use href="#o(\d+)"', text)
     assert over
-    for x, y, size, bx, by, r in (tuple(map(float, m)) for m in over):
-        h = size / 2
-        dx, dy = abs(bx - (x + h)), abs(by - (y + h))
+    h = FIELD / 2
+    for n in over:
+        cx, cy, r = badges[n]
+        dx, dy = abs(cx - h), abs(cy - h)  # from the field's centre
         # outside the diamond |dx| + |dy| <= h by more than the badge's radius
         assert (dx + dy - h) / 2**0.5 >= r
         # outside a worker's disc (radius h - 3)
         assert (dx * dx + dy * dy) ** 0.5 >= (h - 3) + r
+        # (nearly) within the field's width: never over a neighbour's target
+        assert cx + r <= FIELD + 4
