@@ -6,18 +6,21 @@ These tests switch PAGE_CACHE_CHECK off: they look at what a hit really serves.
 
 import datetime
 import re
+import sys
 from contextlib import contextmanager
+from pathlib import Path
 from unittest import mock
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.db import connection
 from django.test import Client
 from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import fragments, pagecache, play
+from games import fragments, pagecache, play, release
 from games.models import Game
 from moderation import actions
 from tests.factories import UserFactory
@@ -241,16 +244,26 @@ def test_a_new_release_draws_the_page_and_board_afresh(client, started):
 
 
 def test_the_release_digest_follows_what_draws_and_nothing_else(tmp_path):
-    from games.release import digest_of
+    app = tmp_path / "app"
+    (app / "templates").mkdir(parents=True)
+    (app / "tests").mkdir()
+    (app / "templates" / "page.html").write_text("<p>one</p>")
+    (app / "tests" / "test_page.py").write_text("x = 1")
+    (app / "notes.wav").write_bytes(b"RIFF")
 
-    (tmp_path / "templates").mkdir()
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "templates" / "page.html").write_text("<p>one</p>")
-    (tmp_path / "tests" / "test_page.py").write_text("x = 1")
-    (tmp_path / "notes.wav").write_bytes(b"RIFF")
-    before = digest_of(tmp_path)
-    (tmp_path / "tests" / "test_page.py").write_text("x = 2")
-    (tmp_path / "notes.wav").write_bytes(b"RIFF2")
-    assert digest_of(tmp_path) == before
-    (tmp_path / "templates" / "page.html").write_text("<p>two</p>")
-    assert digest_of(tmp_path) != before
+    def digest():
+        return release.digest_of([app], tmp_path)
+
+    before = digest()
+    (app / "tests" / "test_page.py").write_text("x = 2")
+    (app / "notes.wav").write_bytes(b"RIFF2")
+    assert digest() == before
+    (app / "templates" / "page.html").write_text("<p>two</p>")
+    assert digest() != before
+
+
+def test_the_release_is_read_from_the_projects_files_never_the_installed_packages():
+    folders = release.folders()
+    base = Path(settings.BASE_DIR).resolve()
+    assert base / "templates" in folders and base / "tal" in folders
+    assert all(not f.is_relative_to(Path(sys.prefix).resolve()) for f in folders)
