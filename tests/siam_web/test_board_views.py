@@ -209,6 +209,9 @@ def test_the_board_shows_counts_track_supply_and_players(client, siam_game):
     assert "Your cards" in text
     assert "Playing aid" in text
     assert "Supply" in text and "Out of the game" in text  # two players: 2 of each colour removed
+    # the invader's count is named on the page, not only for screen readers and mice
+    held = text[text.index("Provinces held") :]
+    assert re.search(r"&#9873;</b> British 0/4", held[: held.index("</p>")])
     assert "Anna" in text and "Ben" in text
     assert 'data-title="Your turn' in text
 
