@@ -125,6 +125,14 @@ def test_a_returning_player_sees_what_changed(login, live_server, artifacts):
     page.goto(f"{live_server.url}/g/{game.pk}/")
     assert page.locator(".since").count() == 1
     assert page.locator(".log-entries mark:not(.last)").count() >= 1
+    # marked or not, every entry's move number (and so its text) starts in one column:
+    # its line's left edge (the mark's bar and "new" tag stand outside that column)
+    offsets = page.eval_on_selector_all(
+        ".log-entries .move-no",
+        """els => els.map(e => Math.round(e.getBoundingClientRect().left
+                                          - e.closest('li').getBoundingClientRect().left))""",
+    )
+    assert offsets and set(offsets) == {0}, offsets
     assert page.locator("g.plaque.last").count() >= 1
     for width in (1280, 375):
         page.set_viewport_size({"width": width, "height": 900})
