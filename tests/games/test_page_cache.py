@@ -5,6 +5,7 @@ These tests switch PAGE_CACHE_CHECK off: they look at what a hit really serves.
 """
 
 import datetime
+import os
 import re
 import sys
 from contextlib import contextmanager
@@ -267,3 +268,17 @@ def test_the_release_is_read_from_the_projects_files_never_the_installed_package
     base = Path(settings.BASE_DIR).resolve()
     assert base / "templates" in folders and base / "tal" in folders
     assert all(not f.is_relative_to(Path(sys.prefix).resolve()) for f in folders)
+
+
+def test_in_development_an_edited_template_changes_the_release(settings, tmp_path, monkeypatch):
+    """runserver restarts for Python, not for a template: the digest follows the files."""
+    settings.DEBUG = True
+    monkeypatch.setattr(release, "folders", lambda: [tmp_path])
+    monkeypatch.setattr(release, "RECHECK_SECONDS", 0)
+    template = tmp_path / "page.html"
+    template.write_text("<p>one</p>")
+    os.utime(template, ns=(1, 1_000_000_000))
+    before = release.digest()
+    assert release.digest() == before
+    os.utime(template, ns=(1, 2_000_000_000))  # saved again
+    assert release.digest() != before
