@@ -78,3 +78,16 @@ def users(db):
         UserFactory(username="ben", display_name="Ben"),
         UserFactory(username="cleo", display_name="Cleo"),
     ]
+
+
+@pytest.fixture(autouse=True)
+def _site_language(request):
+    # A request in German leaves German active in this thread (LocaleMiddleware does not
+    # switch back): each test starts in the site's default language, whatever ran before.
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
