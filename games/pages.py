@@ -133,15 +133,17 @@ def board_page(
     if history or game.status != Game.Status.ACTIVE:
         # A past position or a finished game: nothing can be played from here.
         view = {**view, "actions": [], "prompt": None, "active_seats": []}
-    last_seat = (
-        game.moves.filter(undone=False).order_by("-number").values_list("seat", flat=True).first()
-    )
+    # The log is asked last, only when the engine would allow a take-back.
     can_undo = bool(
         not history
         and game.status == Game.Status.ACTIVE
         and viewer is not None
-        and last_seat == viewer
         and engine.can_undo(state, viewer)
+        and game.moves.filter(undone=False)
+        .order_by("-number")
+        .values_list("seat", flat=True)
+        .first()
+        == viewer
     )
     return BoardPage(
         since=since_last_look(game, seat, view) if not history else None,
