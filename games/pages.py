@@ -13,6 +13,7 @@ from enginekit import IllegalAction
 
 from . import replay
 from .models import Game
+from .rows import SeatReader
 from .since import Since, since_last_look, view_before_last_move
 
 
@@ -107,6 +108,9 @@ def view_token(view: dict[str, Any]) -> str:
     return "v" + hashlib.sha256(blob.encode()).hexdigest()[:20]
 
 
+_seats = SeatReader()
+
+
 def board_page(
     game: Game,
     user,
@@ -117,7 +121,7 @@ def board_page(
 ) -> BoardPage:
     """``state``: the game's latest state, when the caller has it at hand (the
     answer to a move); it must be the state after ``game.move_count`` moves."""
-    seats = list(game.seats.select_related("user", "stood_in_for").order_by("number"))
+    seats = _seats.read(game)
     seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     viewer = seat.number if seat is not None else None
     engine = game.engine
