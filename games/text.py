@@ -73,7 +73,8 @@ def render(message: dict | None, names: dict[int, str], memo: dict | None = None
         return ""
     if memo is None:
         memo = {}
-    key = _word_in(memo, message.get("key", ""), None)
+    raw_key = message.get("key", "")
+    key = _word_in(memo, raw_key, None) if isinstance(raw_key, str) else gettext(raw_key)
     args = {}
     for name, value in (message.get("args") or {}).items():
         if _is_player_arg(name, value):
