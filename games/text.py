@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.utils.translation import gettext, pgettext
@@ -30,7 +31,9 @@ def _is_players_arg(name: str, value: Any) -> bool:
 
 
 def _name(names: dict[int, str], seat: int) -> str:
-    return names.get(seat, gettext("Seat %(n)d") % {"n": seat + 1})
+    if seat in names:  # the usual case, without translating the fallback
+        return names[seat]
+    return gettext("Seat %(n)d") % {"n": seat + 1}
 
 
 def join_names(names: list[str]) -> str:
@@ -40,6 +43,7 @@ def join_names(names: list[str]) -> str:
     return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
+@functools.cache  # a few argument names, asked for once per action on a board
 def word_kind(name: str) -> str | None:
     """The kind of display word an argument holds: ``card`` for ``card`` or ``*_card``."""
     return next((k for k in WORD_KINDS if name == k or name.endswith("_" + k)), None)
@@ -52,10 +56,25 @@ def word(value: Any, kind: str | None = None) -> str:
     return pgettext(kind, value) if kind else gettext(value)
 
 
-def render(message: dict | None, names: dict[int, str]) -> str:
+def _word_in(memo: dict, value: Any, kind: str | None) -> str:
+    if not isinstance(value, str):  # not translated (and perhaps not hashable)
+        return word(value, kind)
+    found = memo.get((kind, value))
+    if found is None:
+        found = memo[(kind, value)] = word(value, kind)
+    return found
+
+
+def render(message: dict | None, names: dict[int, str], memo: dict | None = None) -> str:
+    """``memo``: the words translated so far, shared by the many messages of one page
+    (a board's labels repeat a few words a hundred times). It must only ever be
+    shared within one language."""
     if not message:
         return ""
-    key = gettext(message.get("key", ""))
+    if memo is None:
+        memo = {}
+    raw_key = message.get("key", "")
+    key = _word_in(memo, raw_key, None) if isinstance(raw_key, str) else gettext(raw_key)
     args = {}
     for name, value in (message.get("args") or {}).items():
         if _is_player_arg(name, value):
@@ -63,9 +82,10 @@ def render(message: dict | None, names: dict[int, str]) -> str:
         elif _is_players_arg(name, value):
             args[name] = join_names([_name(names, seat) for seat in value])
         elif isinstance(value, list):
-            args[name] = ", ".join(word(v, word_kind(name)) for v in value)
+            kind = word_kind(name)
+            args[name] = ", ".join(_word_in(memo, v, kind) for v in value)
         else:
-            args[name] = word(value, word_kind(name))
+            args[name] = _word_in(memo, value, word_kind(name))
     try:
         return key.format(**args)
     except (KeyError, IndexError, ValueError):

@@ -75,10 +75,14 @@ def full_stop(text: str) -> str:
     return text if text.endswith(".") else text + "."
 
 
+# Built once (see games.actions.compact_json): one call per click target.
+_ATTR_JSON = json.JSONEncoder(separators=(",", ":"))
+
+
 def attr_json(value: Any) -> str:
     """JSON for an attribute in single quotes: double quotes stay as they are, which
     keeps the many click targets of the drawn board small."""
-    text = json.dumps(value, separators=(",", ":"))
+    text = _ATTR_JSON.encode(value)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return mark_safe(text.replace("'", "&#x27;"))
 

@@ -77,3 +77,24 @@ def test_admin_abort_stops_the_game_for_open_pages(client, started, count_kind):
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED and game.version == version + 1
     assert not game.seats.filter(to_move=True).exists()
+
+
+def test_the_last_seat_in_force_is_the_one_the_orm_finds(started):
+    from games.pages import _last_seat
+
+    game, first, second = started
+
+    def orm():
+        moves = game.moves.filter(undone=False).order_by("-number")
+        return moves.values_list("seat", flat=True).first()
+
+    assert _last_seat(game) is None is orm()
+    play.act(game.pk, first, {"type": "add", "n": 1}, None)
+    play.act(game.pk, first, {"type": "end"}, None)
+    play.act(game.pk, second, {"type": "add", "n": 1}, None)
+    assert _last_seat(game) == 1 == orm()
+    game.refresh_from_db()
+    play.undo(game.pk, second, None)  # the taken-back row no longer counts
+    assert _last_seat(game) == 0 == orm()
+    game.refresh_from_db()
+    assert not board_page(game, second).can_undo

@@ -80,3 +80,44 @@ def test_a_join_gives_its_columns_beside_the_row():
     read, (number,) = reader.read(game.pk, [users[1].pk])
     assert read == game and number == seat.number
     assert reader.read(game.pk, [None])[1] == (None,)
+
+
+def test_the_seats_are_the_ones_the_orm_reads_with_their_players():
+    from games.models import Seat
+    from games.rows import SeatReader
+
+    users = UserFactory.create_batch(4)
+    game = running_game("siam", users[:3])
+    # A computer stands in for the second seat's player (a LEFT JOIN that finds a row).
+    Seat.objects.filter(game=game, user=users[1]).update(stood_in_for=users[3])
+    users[0].vacation_until = timezone.localdate()
+    users[0].save()
+    expected = list(game.seats.select_related("user", "stood_in_for"))
+    read = SeatReader().read(game)
+    assert [s.pk for s in read] == [s.pk for s in expected]
+    with django_assert_no_queries():
+        for got, want in zip(read, expected, strict=True):
+            assert isinstance(got, Seat) and not got._state.adding
+            for field in Seat._meta.concrete_fields:
+                assert getattr(got, field.attname) == getattr(want, field.attname), field.name
+            assert got.game is game
+            for related in ("user", "stood_in_for"):
+                a, b = getattr(got, related), getattr(want, related)
+                assert (a is None) == (b is None), related
+                if a is not None:
+                    for field in type(a)._meta.concrete_fields:
+                        assert getattr(a, field.attname) == getattr(b, field.attname), field.name
+    mine = next(s for s in read if s.user_id == users[0].pk)
+    assert mine.user.vacation_until == timezone.localdate()
+    assert sum(s.stood_in_for is not None for s in read) == 1
+
+
+def django_assert_no_queries():
+    from django.test.utils import CaptureQueriesContext
+
+    class NoQueries(CaptureQueriesContext):
+        def __exit__(self, *exc):
+            super().__exit__(*exc)
+            assert not self.captured_queries, self.captured_queries
+
+    return NoQueries(connection)
