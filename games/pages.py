@@ -15,7 +15,7 @@ from enginekit import IllegalAction
 
 from . import replay
 from .models import Game, Move
-from .rows import SeatReader, planned_cursor
+from .rows import planned_cursor, read_seats
 from .since import Since, since_last_look, view_before_last_move
 
 
@@ -110,9 +110,6 @@ def view_token(view: dict[str, Any]) -> str:
     return "v" + hashlib.sha256(blob.encode()).hexdigest()[:20]
 
 
-_seats = SeatReader()
-
-
 @functools.cache
 def _last_seat_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
@@ -145,7 +142,7 @@ def board_page(
 ) -> BoardPage:
     """``state``: the game's latest state, when the caller has it at hand (the
     answer to a move); it must be the state after ``game.move_count`` moves."""
-    seats = _seats.read(game)
+    seats = read_seats(game)
     seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     viewer = seat.number if seat is not None else None
     engine = game.engine

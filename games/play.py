@@ -24,7 +24,7 @@ from enginekit import N_, IllegalAction, msg
 from . import lists, replay, signals, since, text
 from .models import ChatMessage, Game, Move, Seat
 from .pages import view_token
-from .rows import SeatReader
+from .rows import read_seats
 
 logger = logging.getLogger(__name__)
 
@@ -289,9 +289,6 @@ def _check_seen(game: Game, seat: Seat, state: Any, seen: int | str | None) -> N
         raise StaleMove()
 
 
-_seats = SeatReader()
-
-
 def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
     """Apply one action by ``user``; the move log gains exactly one row or nothing.
 
@@ -300,7 +297,7 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
     """
     with transaction.atomic():
         game = _locked(game_id)
-        seats = _seats.read(game)
+        seats = read_seats(game)
         seat = _running_seat(game, user, seats)
         engine = game.engine
         state = replay.current_state(game, locked=True)

@@ -165,6 +165,10 @@ class SeatReader:
         return seats
 
 
+# The one reader of a game's seats (board_page, play.act): its SQL is built once per process.
+read_seats = SeatReader().read
+
+
 @contextmanager
 def planned_cursor() -> Iterator:
     """A cursor whose queries PostgreSQL plans once per connection.
