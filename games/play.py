@@ -24,7 +24,7 @@ from enginekit import N_, IllegalAction, msg
 from . import lists, replay, signals, since, text
 from .models import ChatMessage, Game, Move, Seat
 from .pages import view_token
-from .rows import read_seats
+from .rows import RowReader, read_seats
 
 logger = logging.getLogger(__name__)
 
@@ -57,8 +57,16 @@ class RejectedAction(PlayError):
         super().__init__(message, 400)
 
 
+# Every operation on a game starts here; the SQL is built once (games.rows).
+_locking_read = RowReader(Game, lock=True)
+
+
 def _locked(game_id: int) -> Game:
-    return Game.objects.select_for_update().get(pk=game_id)
+    """The game's row, locked until the transaction ends: one operation at a time."""
+    found = _locking_read.read(game_id)
+    if found is None:
+        raise Game.DoesNotExist(f"No game {game_id}.")
+    return found[0]
 
 
 def _refuse_blocked(user) -> None:

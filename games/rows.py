@@ -15,16 +15,21 @@ from contextlib import contextmanager
 from typing import Generic, TypeVar
 
 from django.db import connections, models
+from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=models.Model)
 
 
 class RowReader(Generic[M]):
     """``model`` rows by primary key; with ``join`` (SQL naming the row's table as
-    ``t``) and ``also`` (its columns), ``read`` gives those columns too, raw."""
+    ``t``) and ``also`` (its columns), ``read`` gives those columns too, raw.
+    ``lock``: ``SELECT ... FOR UPDATE``, as ``select_for_update()`` (only inside a
+    transaction; a database without row locks, SQLite, locks the whole file)."""
 
-    def __init__(self, model: type[M], *, join: str = "", also: str = "") -> None:
-        self.model, self.join, self.also = model, join, also
+    def __init__(
+        self, model: type[M], *, join: str = "", also: str = "", lock: bool = False
+    ) -> None:
+        self.model, self.join, self.also, self.lock = model, join, also, lock
         self._plan: tuple | None = None
 
     def _prepare(self, connection) -> tuple:
@@ -36,6 +41,8 @@ class RowReader(Generic[M]):
             columns += f", {self.also}"
         pk = quote(self.model._meta.pk.column)
         sql = f"SELECT {columns} FROM {quote(table)} t {self.join} WHERE t.{pk} = %s"
+        if self.lock and connection.features.has_select_for_update:
+            sql += " FOR UPDATE"
         converters = _converters(self.model, connection)
         # A primary key out of the column's range names no row (as in the ORM), where
         # the database would refuse the query.
@@ -49,6 +56,8 @@ class RowReader(Generic[M]):
         if self._plan is None or self._plan[0] != connection.vendor:
             self._plan = self._prepare(connection)
         _, sql, names, converters, low, high = self._plan
+        if self.lock and connection.get_autocommit():
+            raise TransactionManagementError("A locking read outside a transaction locks nothing.")
         if not isinstance(pk, int) or not low <= pk <= high:
             return None
         with planned_cursor() as cursor:

@@ -50,7 +50,10 @@ def test_on_postgresql_the_hot_queries_are_planned_once_per_connection():
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements")
         prepared = [
-            row for row in cursor.fetchall() if '"games_game" t  WHERE t."id" = $1' in row[0]
+            # the plain read (the game's operations lock the row with another statement)
+            row
+            for row in cursor.fetchall()
+            if row[0].endswith('"games_game" t  WHERE t."id" = $1')
         ]
     # Planned once, generically: not weighed against a fresh plan on every call.
     assert [(generic, custom) for _, generic, custom in prepared] == [(2, 0)], prepared
@@ -121,3 +124,28 @@ def django_assert_no_queries():
             assert not self.captured_queries, self.captured_queries
 
     return NoQueries(connection)
+
+
+def test_a_locking_read_locks_the_row_on_a_database_that_has_row_locks(
+    django_assert_num_queries,
+):
+    from django.db import transaction
+
+    users = UserFactory.create_batch(2)
+    game = running_game("siam", users)
+    reader = RowReader(Game, lock=True)
+    with transaction.atomic(), django_assert_num_queries(1) as captured:
+        read, _ = reader.read(game.pk)
+    assert read == game and read.seed == Game.objects.get(pk=game.pk).seed
+    sql = captured.captured_queries[0]["sql"]
+    assert sql.endswith(" FOR UPDATE") == connection.features.has_select_for_update
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_locking_read_outside_a_transaction_is_refused():
+    from django.db.transaction import TransactionManagementError
+
+    users = UserFactory.create_batch(2)
+    game = running_game("siam", users)
+    with pytest.raises(TransactionManagementError):
+        RowReader(Game, lock=True).read(game.pk)
