@@ -172,6 +172,19 @@ def plan_moves(state: Any, count: int, rng: random.Random) -> list[tuple[int, di
     return out
 
 
+def with_tokens(state: Any, plan: list[tuple[int, dict]]) -> list[tuple[int, dict, str]]:
+    """Each move of ``plan`` with the token of the page its player clicks it on (the
+    mover's view before it, ``games.pages.view_token``), which site.js sends along."""
+    from games.pages import view_token
+    from tal.engine import ENGINE as E
+
+    out = []
+    for seat, action in plan:
+        out.append((seat, action, view_token(E.view(state, seat))))
+        state = E.apply(state, seat, action)
+    return out
+
+
 def tal_game(users: list[Any], moves: int, rng: random.Random) -> Any:
     """A two-player Tal game played through the site's code up to ``moves`` actions."""
     from games import play, registry, replay
@@ -202,7 +215,7 @@ class Site:
     short: Any  # Tal at move 10
     long: Any  # Tal at move ~1,000
     act_games: list[Any]
-    act_plans: list[list[tuple[int, dict]]]
+    act_plans: list[list[tuple[int, dict, str]]]
     seat_users: list[dict[int, Any]]
 
 
@@ -225,7 +238,11 @@ def seed(threads: int, long_moves: int, act_moves: int) -> Site:
     act_plans, seat_users = [], []
     for game in act_games:
         seat_users.append({s.number: s.user for s in game.seats.all()})
-        act_plans.append(plan_moves(replay.current_state(game), act_moves, rng))
+        act_plans.append(
+            with_tokens(
+                replay.current_state(game), plan_moves(replay.current_state(game), act_moves, rng)
+            )
+        )
     # bench0 plays every third of these: "my games" (20 finished) and the archive's "mine"
     # (30 a page) show full lists already here, so that the 100,000 games added later change
     # the size of the database, not the size of the page it is compared with.
@@ -385,13 +402,18 @@ class Bench:
         plan = self.site.act_plans[t]
         if self.act_pos[t] >= len(plan):
             return False
-        seat, action = plan[self.act_pos[t]]
+        seat, action, token = plan[self.act_pos[t]]
         self.act_pos[t] += 1
         users = self.site.seat_users[t]
         user = users[seat]
-        # As site.js sends a click: the board's request id and the page's chat count
-        # (these games have no chat).
-        body = {"action": json.dumps(action), "request_id": secrets.token_hex(12), "c": "0"}
+        # As site.js sends a click: the token of the page it was made on, the board's
+        # request id and the page's chat count (these games have no chat).
+        body = {
+            "action": json.dumps(action),
+            "version": token,
+            "request_id": secrets.token_hex(12),
+            "c": "0",
+        }
         took, size = request(
             self.port, "POST", f"/g/{game.pk}/act", self.site.cookies[user.pk],
             self.site.csrf, body, htmx=True,

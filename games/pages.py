@@ -163,6 +163,8 @@ def board_page(
         at = game.move_count
     view = engine.view(state, viewer)
     token = view_token(view)
+    if not history and viewer is not None:
+        replay.remember_token(game, viewer, token)
     if history or game.status != Game.Status.ACTIVE:
         # A past position or a finished game: nothing can be played from here.
         view = {**view, "actions": [], "prompt": None, "active_seats": []}

@@ -292,7 +292,11 @@ def _check_seen(game: Game, seat: Seat, state: Any, seen: int | str | None) -> N
     if isinstance(seen, int):
         stale = seen != game.version
     else:
-        stale = seen != view_token(game.engine.view(state, seat.number))
+        # Most clicks come from the page drawn last for this version: its token is
+        # remembered, and the view need not be built and hashed again.
+        stale = seen != replay.known_token(game, seat.number) and seen != view_token(
+            game.engine.view(state, seat.number)
+        )
     if stale:
         raise StaleMove()
 

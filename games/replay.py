@@ -74,6 +74,23 @@ def store(game, last_number: int, count: int, state: Any) -> None:
     cache.set(_cache_key(game), (last_number, count, state), CACHE_SECONDS)
 
 
+def remember_token(game, seat: int, token: str) -> None:
+    """The token of ``seat``'s view at the game's current version (games.pages.view_token),
+    for the check of that seat's next click (``known_token``): a page just drew the
+    view, the click need not build it again. The version names the position: every
+    change bumps it."""
+    cache.set(_token_key(game, seat), token, CACHE_SECONDS)
+
+
+def known_token(game, seat: int) -> str | None:
+    """The token remembered for ``seat`` at the game's current version, or None."""
+    return cache.get(_token_key(game, seat))
+
+
+def _token_key(game, seat: int) -> str:
+    return f"{_cache_key(game)}:token:{game.version}:{seat}"
+
+
 def state_at(game, count: int) -> Any:
     """The state after the first ``count`` moves in force (history, "since you
     last looked"). A past position never changes while the take-back count

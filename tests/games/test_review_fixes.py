@@ -112,3 +112,30 @@ def test_a_view_token_is_the_hash_of_the_views_sorted_json_without_the_move_coun
     blob = json.dumps({"a": 2.5, "b": [1, {"x": None, "y": "ü"}]}, separators=(",", ":"))
     assert view_token(view) == "v" + hashlib.sha256(blob.encode()).hexdigest()[:20]
     assert view_token({**view, "move_count": 8}) == view_token(view)
+
+
+def test_a_click_from_the_page_drawn_last_is_checked_without_building_the_view_again(
+    client, started, count_kind, monkeypatch
+):
+    game, first, second = started
+    token = board_page(game, first).token  # the page remembers the token of this version
+    views = []
+    real_view = count_kind.engine.view
+    monkeypatch.setattr(
+        count_kind.engine, "view", lambda state, seat: views.append(seat) or real_view(state, seat)
+    )
+    play.act(game.pk, first, {"type": "add", "n": 1}, token)
+    assert 0 not in views  # the click's check read the remembered token
+    # A remembered token belongs to one version: the page before that move is stale.
+    game.refresh_from_db()
+    with pytest.raises(play.StaleMove):
+        play.act(game.pk, first, {"type": "end"}, token)
+    # Nothing remembered (a cache that lost it): the view is built and the click checked.
+    game.refresh_from_db()
+    fresh = board_page(game, first).token
+    from django.core.cache import cache
+
+    cache.clear()
+    views.clear()
+    play.act(game.pk, first, {"type": "end"}, fresh)
+    assert views[0] == 0
