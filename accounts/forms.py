@@ -61,7 +61,9 @@ class SettingsForm(forms.ModelForm):
         model = User
         fields = User.PREFERENCE_FIELDS
         widgets = {
-            "vacation_until": forms.DateInput(attrs={"type": "date"}),
+            # A date field reads only ISO dates, whatever the page's language: a German
+            # "20.12.2026" showed an empty field, and the next save cleared the vacation.
+            "vacation_until": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "quiet_from": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
             "quiet_until": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
         }

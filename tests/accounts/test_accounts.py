@@ -78,6 +78,20 @@ def test_settings_store_language_time_zone_and_notifications(client, settings):
     assert str(user.vacation_until) == "2027-01-10"
 
 
+def test_a_german_settings_page_shows_the_vacation_as_the_date_field_reads_it(client, settings):
+    import datetime
+
+    settings.VACATION_DAYS_PER_YEAR = 366
+    until = datetime.date.today() + datetime.timedelta(days=20)
+    user = UserFactory(language="de", vacation_until=until)
+    client.force_login(user)
+    page = client.get("/settings/").content.decode()
+    assert "Einstellungen" in page
+    # <input type="date"> reads only ISO dates: a German "20.12.2026" shows as empty,
+    # and saving the form again would clear the vacation.
+    assert f'name="vacation_until" value="{until.isoformat()}"' in page
+
+
 def test_chosen_language_is_used_for_pages(client):
     user = UserFactory(language="de")
     client.force_login(user)
