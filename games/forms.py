@@ -143,4 +143,9 @@ class NewGameForm(forms.Form):
                 self.engine.validate_options(data["players"], self.options())
             except ValueError as error:
                 raise forms.ValidationError(str(error)) from None
+            variant_name = getattr(self.engine, "variant_name", None)
+            if variant_name and data.get("title") in (self.engine.name, gettext(self.engine.name)):
+                # The title left as offered names the map chosen: a King of Saba game
+                # is not listed in the lobby as "King of Siam".
+                data["title"] = gettext(variant_name(self.options()))
         return data

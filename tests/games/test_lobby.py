@@ -264,3 +264,19 @@ def test_archive_pages_without_counting_every_finished_game(client, count_kind, 
     assert "?page=1" in second
     for junk in ("0", "-3", "abc", "9" * 40):
         assert client.get(f"/archive/?page={junk}").status_code == 200
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_offered_title_follows_the_map_chosen(client, alice, language):
+    alice.language = language
+    alice.save()
+    client.force_login(alice)
+    form = client.get("/new/siam/").context["form"]
+    offered = form.fields["title"].initial
+    base = {"players": 2, "time_limit_days": 3, "option_map": "saba"}
+    assert client.post("/new/siam/", {**base, "title": offered}).status_code == 302
+    # in the creator's language, as the title offered is
+    assert Game.objects.get().title == {"en": "King of Saba", "de": "König von Saba"}[language]
+    # A title the creator wrote is kept, whatever the map.
+    assert client.post("/new/siam/", {**base, "title": "Saba with friends"}).status_code == 302
+    assert Game.objects.latest("pk").title == "Saba with friends"
