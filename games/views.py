@@ -387,7 +387,13 @@ class GoTo:
 
 
 def _answer(
-    request, game, error: play.PlayError | None = None, notice: str = "", done=None, data=None
+    request,
+    game,
+    error: play.PlayError | None = None,
+    notice: str = "",
+    done=None,
+    data=None,
+    error_near: str = "",
 ):
     """Answer a game request: JSON for API clients, the board for HTMX and pages.
 
@@ -396,6 +402,7 @@ def _answer(
     played right after the commit, when tasks run in the request).
     ``data``: what the click sent; its ``c``, the chat count of the page it came
     from, leaves chat lines the page has out of an HTMX answer (as for a poll).
+    ``error_near``: "chat" shows the refusal beside the chat form.
     """
     status = error.status if error else 200
     # The game as the operation left it, with the viewer's seat (a player sees their game).
@@ -429,6 +436,7 @@ def _answer(
         context = _board_context(
             request, game, error=message, notice=notice, state=state, chat_kept=chat_kept
         )
+        context["error_near"] = error_near
         return render(request, "games/game.html#board-area", context, status=status)
     if error:
         if not game.was_played:
@@ -436,9 +444,9 @@ def _answer(
             return render(
                 request, "lobby/open_game.html", _open_context(request, game), status=status
             )
-        return render(
-            request, "games/game.html", _board_context(request, game, error=message), status=status
-        )
+        context = _board_context(request, game, error=message)
+        context["error_near"] = error_near
+        return render(request, "games/game.html", context, status=status)
     if notice:
         messages.info(request, notice)
     return redirect(game)
@@ -497,7 +505,9 @@ def _guarded(operation=None, *, invite_opens=False):
             except AlreadyRecorded:
                 return _answer(request, game, notice=str(RECORDED), data=data)
             except play.PlayError as error:
-                return _answer(request, game, error, data=data)
+                # A refused chat line is said beside the chat form, not above the board.
+                near = "chat" if operation.__name__ == "chat" else ""
+                return _answer(request, game, error, data=data, error_near=near)
             return _answer(request, game, done=done, data=data)
 
         return view

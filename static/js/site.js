@@ -57,9 +57,15 @@ document.addEventListener("htmx:configRequest", function (event) {
 });
 
 // No inline handlers anywhere (the Content-Security-Policy forbids them).
+// The chat form is emptied only when the line was taken: a refused one (too long,
+// a muted player) stays in the box to be mended. Refusals are swapped in as
+// answers (see responseHandling above), so "successful" alone does not tell.
 document.addEventListener("htmx:afterRequest", function (event) {
   var form = event.detail.elt;
-  if (event.detail.successful && form.matches && form.matches("form.chat-form")) form.reset();
+  var status = event.detail.xhr ? event.detail.xhr.status : 0;
+  if (status >= 200 && status < 300 && form.matches && form.matches("form.chat-form")) {
+    form.reset();
+  }
 });
 
 document.addEventListener("submit", function (event) {

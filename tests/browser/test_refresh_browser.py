@@ -55,3 +55,23 @@ def test_a_step_the_viewer_cannot_see_leaves_their_board_in_place(login, live_se
     assert page.locator("#part-board .tal-valley").count() == 1
     assert page.locator(".tal-valley").first.is_visible()
     assert page.locator("#game-poll").count() == 1
+
+
+def test_a_refused_chat_line_stays_in_the_box_with_the_reason_beside_it(login, live_server):
+    users = [UserFactory(display_name="Ada"), UserFactory(display_name="Ben")]
+    game = running_game("siam", users, {"map": "siam"})
+    page = login(users[0])
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    page.fill("#chat-text", "   ")  # only spaces: refused by the server, not by the browser
+    page.click("#chat-form button")
+    error = page.locator(".chat #chat-error")
+    error.wait_for(timeout=12_000)
+    assert error.is_visible()
+    # the refusal is said next to the chat box, not above the board
+    assert page.locator(".board-area > .error").count() == 0
+    assert page.input_value("#chat-text") == "   "
+    page.fill("#chat-text", "Now a real line.")
+    page.click("#chat-form button")
+    page.get_by_text("Now a real line.").wait_for(timeout=12_000)
+    assert page.input_value("#chat-text") == ""  # taken: the box is emptied
+    assert page.locator("#chat-error").count() == 0

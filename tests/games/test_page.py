@@ -132,6 +132,26 @@ def test_oversized_chat_is_refused(client, started, settings):
     assert not ChatMessage.objects.exists()
 
 
+def test_a_refused_chat_line_is_answered_beside_the_chat_form(client, started, settings):
+    game, first, _ = started
+    client.force_login(first)
+    response = client.post(
+        f"/g/{game.pk}/chat",
+        {"text": "x" * (settings.CHAT_MAX_LENGTH + 1), "c": "0"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    chat = html[html.index('<section class="chat"') :]
+    assert 'id="chat-error"' in chat and "at most" in chat
+    assert html.count('role="alert"') == 1  # not also above the board
+    # a refused move is still said above the board
+    response = client.post(
+        f"/g/{game.pk}/act", {"action": '{"type": "nope"}'}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 400 and 'id="chat-error"' not in response.content.decode()
+
+
 def test_only_players_chat(client, started):
     game, _, _ = started
     client.force_login(UserFactory())
