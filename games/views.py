@@ -580,7 +580,11 @@ def invite(request, token):
     if game is None:
         return _not_found(request)
     if game.status != Game.Status.OPEN:
-        return redirect(game)
+        if game.visible_to(request.user):
+            return redirect(game)
+        # A late friend with a link that opens nothing any more: say why, and nothing
+        # of the game but its kind (an old link is no pass to read the game).
+        return render(request, "lobby/invite_closed.html", {"game": game}, status=410)
     return render(request, "lobby/open_game.html", _open_context(request, game, token=token))
 
 

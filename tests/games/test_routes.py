@@ -219,3 +219,20 @@ def test_an_invited_user_refused_by_a_full_game_sees_only_the_refusal(client, co
     assert response.status_code == 400
     body = response.content.decode()
     assert "full" in body and TITLE not in body
+
+
+@pytest.mark.parametrize("signed_in", [True, False])
+def test_an_invite_link_that_came_too_late_says_why_and_nothing_more(
+    client, private_game, signed_in
+):
+    token = private_game.invite_token()  # the game has started since
+    if signed_in:
+        client.force_login(UserFactory(username="cleo"))
+    response = client.get(f"/invite/{token}/", follow=True)
+    assert response.status_code == 410
+    body = response.content.decode()
+    assert "has already started" in body and "every seat was taken" in body
+    assert TITLE not in body and CHAT not in body and "Aliceinwonder" not in body
+    # a player of the game who follows the link again is taken to the game
+    client.force_login(private_game.seats.first().user)
+    assert client.get(f"/invite/{token}/")["Location"] == private_game.get_absolute_url()
