@@ -217,7 +217,7 @@ vars().update(EMAIL_CONFIG)
 # Well below the outbox's claim timeout (10 minutes): a stalled SMTP server
 # must fail the send before another worker may take the row over.
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=30)
-DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Brettspiele <noreply@localhost>")
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Play by Web <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Scripts only from our own files: no inline script, no eval (htmx is told not

@@ -175,6 +175,8 @@ def _game_finished(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     winners = [names.get(n, "?") for n in result.get("winners", [])]
     return {
         "game": game,
+        # cancelled by agreement, by a moderator, or for want of players: no result
+        "aborted": game.status == Game.Status.ABORTED,
         "winners": winners,
         # A computer that stood in for the recipient (they ran out of time) won for itself.
         "won": row.seat in result.get("winners", [])

@@ -244,3 +244,20 @@ def test_the_first_mover_gets_one_mail_at_the_start(count_kind, anna, bert, cloc
         assert to_first.subject == "Your turn in “Race”"
         assert mails_to(other) == []
     assert not Notification.objects.filter(sent_at=None, skipped="").exists()
+
+
+def test_a_game_cancelled_by_agreement_is_told_as_cancelled_not_as_won_by_nobody(game, anna, bert):
+    from community import cancel
+
+    drain()
+    mail.outbox.clear()
+    cancel.vote(game.pk, anna, True)
+    cancel.vote(game.pk, bert, True)
+    drain()
+    message = mails_to(bert)[-1]
+    assert message.subject == "“Counting” was cancelled"
+    assert message.from_email.startswith("Play by Web <")  # the name the mails sign with
+    assert "was cancelled without a result" in message.body
+    assert "Winner" not in message.body and "nobody" not in message.body
+    html = message.alternatives[0][0]
+    assert "cancelled without a result" in html and "Winner" not in html
