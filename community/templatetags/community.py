@@ -52,7 +52,7 @@ def game_panel(context) -> dict:
     panel = {"game": game, "page": page, "seated": seated, "user": user}
     if game.status == Game.Status.ACTIVE:
         panel["open_seats"] = page.open_seats
-        votes = list(game.cancel_votes.values_list("user_id", flat=True))
+        votes = page.cancel_votes
         panel["cancel_names"] = [names[uid] for uid in votes if uid in names]
         panel["my_cancel_vote"] = user.is_authenticated and user.pk in votes
     elif game.status == Game.Status.FINISHED:

@@ -120,3 +120,19 @@ def test_three_players_all_must_agree(count_kind):
     assert cancel.vote(game.pk, users[0], True) == "agreed"
     assert cancel.vote(game.pk, users[1], True) == "agreed"
     assert cancel.vote(game.pk, users[2], True) == "cancelled"
+
+
+def test_a_request_to_cancel_is_said_at_the_top_of_the_other_players_page(client, started):
+    game, first, second = started
+    cancel.vote(game.pk, first, True)
+    client.force_login(second)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    header = page.split('<header class="game-header">')[1].split("</header>")[0]
+    assert f"{first.name} asks to cancel this game by agreement." in header
+    assert 'href="#cancel-h"' in header and 'id="cancel-h"' in page  # the answer is below
+    # not to the player who asked, nor once the viewer has agreed too (the game ends then)
+    client.force_login(first)
+    assert "asks to cancel" not in client.get(f"/g/{game.pk}/").content.decode()
+    cancel.vote(game.pk, first, False)
+    client.force_login(second)
+    assert "asks to cancel" not in client.get(f"/g/{game.pk}/").content.decode()
