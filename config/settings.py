@@ -85,6 +85,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "games.context_processors.turn_count",
+                "games.context_processors.contact",
             ],
         },
     }
@@ -219,6 +220,9 @@ vars().update(EMAIL_CONFIG)
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=30)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Play by Web <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Where players write to (the sign-up and password pages say "contact us"): shown at
+# the foot of every page when set.
+CONTACT_EMAIL = env.str("CONTACT_EMAIL", default="")
 
 # Scripts only from our own files: no inline script, no eval (htmx is told not
 # to use it). Boards colour their pieces through style attributes (CSS custom

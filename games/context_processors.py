@@ -1,6 +1,13 @@
 import functools
 
+from django.conf import settings
+
 from . import lists
+
+
+def contact(request):
+    """The address players write to, for the foot of every page (empty: none shown)."""
+    return {"contact_email": settings.CONTACT_EMAIL}
 
 
 def turn_count(request):

@@ -215,3 +215,13 @@ def test_saved_message_speaks_the_new_language(client):
         follow=True,
     )
     assert "Deine Einstellungen wurden gespeichert." in response.content.decode()
+
+
+def test_every_page_says_where_to_write_when_the_site_has_a_contact_address(client, settings):
+    settings.CONTACT_EMAIL = "help@example.org"
+    # the page that tells a new player to "contact us" if no mail comes
+    page = client.get("/accounts/password/reset/").content.decode()
+    assert "contact us" in page
+    assert '<a href="mailto:help@example.org">Write to help@example.org</a>' in page
+    settings.CONTACT_EMAIL = ""
+    assert "mailto:help@" not in client.get("/accounts/password/reset/").content.decode()
