@@ -82,3 +82,45 @@ def test_tables_scroll_in_their_box_not_the_page_on_a_phone(browser, live_server
                 check_axe(page, where)
     finally:
         context.close()
+
+
+ERROR_LOOK = """el => { const s = getComputedStyle(el), b = getComputedStyle(document.body);
+  return [s.color, b.color, s.backgroundColor, s.borderLeftStyle, s.listStyleType]; }"""
+
+
+def check(page, lang):
+    errors = page.locator("main .errorlist").all()
+    assert errors, page.url
+    for error in errors:
+        color, text, background, border, bullet = error.evaluate(ERROR_LOOK)
+        assert color == "rgb(180, 35, 24)" != text, (lang, page.url, color, text)
+        assert background == "rgb(255, 235, 233)", (lang, page.url, background)
+        assert (border, bullet) == ("solid", "none"), (lang, page.url, border, bullet)
+    check_axe(page, f"{page.url} with errors ({lang})")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_form_errors_stand_out_from_the_text(browser, live_server, lang):
+    """A wrong password (a non-field error) and a field's error are drawn in the site's
+    error colours, not like the help text around them."""
+    UserFactory(username="errorcase")
+    context = browser.new_context(viewport={"width": WIDTH, "height": 800})
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.locator("input[name=login]").fill("errorcase")
+        page.locator("input[name=password]").fill("not-the-password")
+        page.locator("main form button[type=submit]").click()
+        page.locator("main .errorlist.nonfield").wait_for()
+        check(page, lang)
+        page.goto(f"{live_server.url}/accounts/signup/")
+        page.locator("input[name=email]").fill("someone@example.com")
+        page.locator("input[name=username]").fill("errorcase")
+        page.locator("input[name=password1]").fill("a-long-new-password-1")
+        page.locator("input[name=password2]").fill("a-long-new-password-2")
+        page.locator("main form button[type=submit]").click()
+        page.locator("main .errorlist").first.wait_for()
+        check(page, lang)
+    finally:
+        context.close()
