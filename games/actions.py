@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from . import text
@@ -23,7 +24,13 @@ class BoardActions:
 
     def __init__(self, view: dict, names: dict[int, str], token: str = "") -> None:
         self.entries: list[dict[str, Any]] = []
-        words: dict = {}  # the labels' words, each translated once (games.text.render)
+        # The labels' words, each translated once per language (games.text.render);
+        # the board translates its own words into the same memo (games.text.word_in).
+        self.words = text.words_memo()
+        words = self.words
+        # json.dumps({"action": encoded, "version": token}) written out: the same
+        # text, without building an encoder and a dict for each of 150 actions.
+        vals_end = ', "version": ' + encode_basestring_ascii(token) + "}"
         for i, item in enumerate(view.get("actions") or []):
             action = item["action"]
             encoded = compact_json(action)
@@ -33,7 +40,7 @@ class BoardActions:
                     "action": action,
                     "json": encoded,
                     "label": text.render(item["label"], names, words),
-                    "vals": json.dumps({"action": encoded, "version": token}),
+                    "vals": '{"action": ' + encode_basestring_ascii(encoded) + vals_end,
                     "type": action.get("type"),
                 }
             )
