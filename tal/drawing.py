@@ -135,13 +135,16 @@ def draw(
     # ---------------------------------------------------------------- which figure moves
     movable: list[dict[str, Any]] = []
     if me is not None and phase in ("overseer", "worker", "plan"):
+        # each figure's moves (plans: an overseer's), in one pass over a hundred or so
+        by_figure: dict[tuple[Any, Any], list[dict]] = {}
+        for e in acts.all(type="plan" if phase == "plan" else "move"):
+            action = e["action"]
+            kind = "overseer" if phase == "plan" else action.get("figure")
+            by_figure.setdefault((kind, action.get("index")), []).append(e)
         for kind in ("overseer", "worker"):
             positions = me["overseers"] if kind == "overseer" else me["workers"]
             for i, pos in enumerate(positions):
-                if phase == "plan":
-                    found = acts.all(type="plan", index=i) if kind == "overseer" else []
-                else:
-                    found = acts.all(type="move", figure=kind, index=i)
+                found = by_figure.get((kind, i))
                 if found:
                     movable.append({**figure(viewer, kind, i), "at": pos, "acts": found})
     keys = [f["key"] for f in movable]
