@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from json.encoder import c_make_encoder, encode_basestring_ascii
 from typing import Any
 
 from . import text
@@ -10,11 +11,22 @@ from . import text
 # One encoder for every call: json.dumps with any option builds a new encoder each
 # time, which cost more than the encoding on a board of 150 actions.
 _COMPACT = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
+# And JSONEncoder.encode still makes its C encoder anew on each call: made once here,
+# with _COMPACT's settings (no check for cycles: actions are small trees).
+_C_COMPACT = (
+    c_make_encoder(
+        None, _COMPACT.default, encode_basestring_ascii, None, ":", ",", True, False, True
+    )
+    if c_make_encoder is not None
+    else None
+)
 
 
 def compact_json(value: Any) -> str:
     """The one JSON spelling of an action that forms post back."""
-    return _COMPACT.encode(value)
+    if _C_COMPACT is None or type(value) is not dict:
+        return _COMPACT.encode(value)
+    return "".join(_C_COMPACT(value, 0))
 
 
 class BoardActions:
@@ -23,7 +35,13 @@ class BoardActions:
 
     def __init__(self, view: dict, names: dict[int, str], token: str = "") -> None:
         self.entries: list[dict[str, Any]] = []
-        words: dict = {}  # the labels' words, each translated once (games.text.render)
+        # The labels' words, each translated once per language (games.text.render);
+        # the board translates its own words into the same memo (games.text.word_in).
+        self.words = text.words_memo()
+        words = self.words
+        # json.dumps({"action": encoded, "version": token}) written out: the same
+        # text, without building an encoder and a dict for each of 150 actions.
+        vals_end = ', "version": ' + encode_basestring_ascii(token) + "}"
         for i, item in enumerate(view.get("actions") or []):
             action = item["action"]
             encoded = compact_json(action)
@@ -33,7 +51,7 @@ class BoardActions:
                     "action": action,
                     "json": encoded,
                     "label": text.render(item["label"], names, words),
-                    "vals": json.dumps({"action": encoded, "version": token}),
+                    "vals": '{"action": ' + encode_basestring_ascii(encoded) + vals_end,
                     "type": action.get("type"),
                 }
             )

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import functools
+import weakref
 from typing import Any
 
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, pgettext, trans_real
 
 # The kinds of display words an argument's name marks (see enginekit): a word may
 # name a card and a faction alike (King of Siam's "Malai"), which German tells
@@ -65,6 +66,30 @@ def _word_in(memo: dict, value: Any, kind: str | None) -> str:
     return found
 
 
+def word_in(memo: dict, value: Any, kind: str | None = None) -> str:
+    """``word``, remembered in ``memo`` (see ``render``): a board asks for the same
+    few words (colours, kinds) hundreds of times, and each ``gettext`` looks up the
+    active language anew."""
+    return _word_in(memo, value, kind)
+
+
+# The words translated so far, one memo per catalogue (the active language's
+# translation object): a catalogue made anew (another LOCALE_PATHS in a test, a
+# recompiled .mo under runserver) starts an empty memo, and the old one goes with it.
+_MEMOS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MEMO_LIMIT = 20_000  # engine words and board places: a few hundred in practice
+
+
+def words_memo() -> dict:
+    """The memo of translated words for the active language (``render``, ``word_in``),
+    kept across requests: a board's labels ask for the same words on every move."""
+    catalogue = trans_real.catalog()
+    memo = _MEMOS.get(catalogue)
+    if memo is None or len(memo) > _MEMO_LIMIT:
+        memo = _MEMOS[catalogue] = {}
+    return memo
+
+
 def render(message: dict | None, names: dict[int, str], memo: dict | None = None) -> str:
     """``memo``: the words translated so far, shared by the many messages of one page
     (a board's labels repeat a few words a hundred times). It must only ever be
@@ -77,7 +102,14 @@ def render(message: dict | None, names: dict[int, str], memo: dict | None = None
     key = _word_in(memo, raw_key, None) if isinstance(raw_key, str) else gettext(raw_key)
     args = {}
     for name, value in (message.get("args") or {}).items():
-        if _is_player_arg(name, value):
+        # the usual arguments first (a board renders a hundred labels): a word, a number
+        of_type = type(value)
+        if of_type is str:
+            found = memo.get((word_kind(name), value))
+            args[name] = found if found is not None else _word_in(memo, value, word_kind(name))
+        elif of_type is int and not (name == "player" or name.endswith("_player")):
+            args[name] = str(value)
+        elif _is_player_arg(name, value):
             args[name] = _name(names, value)
         elif _is_players_arg(name, value):
             args[name] = join_names([_name(names, seat) for seat in value])

@@ -12,14 +12,15 @@ on sites and the buttons that end a turn.
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from games.actions import BoardActions
-from games.text import join_names
+from games.text import join_names, word_in
 from tal.drawing import draw
 from tal.engine import board as B
 
@@ -50,15 +51,25 @@ PHASES = {
 
 SIZES = {"small": gettext_noop("small pyramid"), "large": gettext_noop("large pyramid")}
 
+# The board's own sentences, translated through the build's memo (``tr`` in build).
+SEAT_N = gettext_noop("Seat {n}")
+FIGURE_TITLE = gettext_noop("{player}: {kind} {number}")
+SOLD_TO = gettext_noop("Sold to {name}")
+WAITING_FOR = gettext_noop("Waiting for the plans of: {names}")
+KIND_NAMES = {"overseer": gettext_noop("overseer"), "worker": gettext_noop("worker")}
+
 END_TYPES = ("end_bids", "end_moves", "submit_plan", "end_steal", "end_takeover", "end_build")
 
 
-def _word(value: str | None) -> str:
-    return _(value) if value else ""
+def _word(value: str | None, words: dict | None = None) -> str:
+    """``words``: the translations of one build so far (``games.text.word_in``)."""
+    if not value:
+        return ""
+    return word_in(words, value) if words is not None else _(value)
 
 
-def colour_info(colour: str) -> dict[str, str]:
-    name = _word(colour)
+def colour_info(colour: str, words: dict | None = None) -> dict[str, str]:
+    name = _word(colour, words)
     return {"id": colour, "name": name, "initial": name[:1].upper()}
 
 
@@ -75,16 +86,22 @@ def full_stop(text: str) -> str:
     return text if text.endswith(".") else text + "."
 
 
-# Built once (see games.actions.compact_json): one call per click target.
-_ATTR_JSON = json.JSONEncoder(separators=(",", ":"))
+def _attr_safe(text: str) -> str:
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # SafeString, not mark_safe: the same for a str, without mark_safe's check for
+    # lazy arguments (one call per click target)
+    return SafeString(text.replace("'", "&#x27;"))
 
 
 def attr_json(value: Any) -> str:
     """JSON for an attribute in single quotes: double quotes stay as they are, which
     keeps the many click targets of the drawn board small."""
-    text = _ATTR_JSON.encode(value)
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return mark_safe(text.replace("'", "&#x27;"))
+    return _attr_safe(json.dumps(value, separators=(",", ":")))
+
+
+def action_attr(encoded: str) -> str:
+    """``attr_json({"action": encoded})``, written out: one per click target."""
+    return _attr_safe('{"action":' + encode_basestring_ascii(encoded) + "}")
 
 
 def build(
@@ -98,31 +115,51 @@ def build(
     acts = BoardActions(view, player_names, version)
     for e in acts.entries:
         # the page's token comes from the drawing's root (htmx merges hx-vals upwards)
-        e["av"] = attr_json({"action": e["json"]})
+        e["av"] = action_attr(e["json"])
     viewer = view.get("viewer")
     phase = view["phase"]
     initials = _initials(view, player_names)
+    # Every word and sentence of the board translated once per build: the same few
+    # (colours, kinds, titles) are asked for hundreds of times, and each gettext
+    # looks up the active language anew. Shared with the actions' labels.
+    words = acts.words
+
+    def tr(message: str) -> str:
+        return word_in(words, message)
 
     def name(seat: int | None) -> str:
         if seat is None:
             return ""
-        return player_names.get(seat) or _("Seat {n}").format(n=seat + 1)
+        return player_names.get(seat) or tr(SEAT_N).format(n=seat + 1)
 
-    kind_names = {"overseer": _("overseer"), "worker": _("worker")}
+    colours = {c: colour_info(c, words) for c in B.COLOURS}
+
+    def colour(c: str) -> dict[str, str]:
+        """``colour_info``; the same dict for each use of a colour (read only)."""
+        found = colours.get(c)
+        return found if found is not None else colour_info(c, words)
+
+    kind_names = {kind: tr(word) for kind, word in KIND_NAMES.items()}
+    figure_title = tr(FIGURE_TITLE)
+    figures: dict[tuple[int, str, int], dict[str, Any]] = {}
 
     def figure(seat: int, kind: str, index: int) -> dict[str, Any]:
-        return {
-            "seat": seat,
-            "kind": kind,
-            "index": index,
-            "number": index + 1,
-            "key": f"{kind[0]}{index}",
-            "initial": initials[seat],
-            "mine": seat == viewer,
-            "title": _("{player}: {kind} {number}").format(
-                player=name(seat), kind=kind_names[kind], number=index + 1
-            ),
-        }
+        """A figure's description, made once per build (read only: callers copy it)."""
+        found = figures.get((seat, kind, index))
+        if found is None:
+            found = figures[(seat, kind, index)] = {
+                "seat": seat,
+                "kind": kind,
+                "index": index,
+                "number": index + 1,
+                "key": f"{kind[0]}{index}",
+                "initial": initials[seat],
+                "mine": seat == viewer,
+                "title": figure_title.format(
+                    player=name(seat), kind=kind_names[kind], number=index + 1
+                ),
+            }
+        return found
 
     # ---------------------------------------------------------------- seats
     result = view.get("result") or {}
@@ -148,7 +185,7 @@ def build(
                 "tiles_left": s["tiles_left"],
                 "tile_values": s["tile_values"],
                 "supply": [
-                    {**colour_info(c), "count": s["supply"].get(c, 0)}
+                    {**colour(c), "count": s["supply"].get(c, 0)}
                     for c in B.COLOURS
                     if s["supply"].get(c)
                 ],
@@ -185,14 +222,12 @@ def build(
         groups.append(
             {
                 "group": g["group"],
-                "stones": [colour_info(c) for c in g["stones"]],
-                "counts": [
-                    {**colour_info(c), "count": counts[c]} for c in B.COLOURS if c in counts
-                ],
+                "stones": [colour(c) for c in g["stones"]],
+                "counts": [{**colour(c), "count": counts[c]} for c in B.COLOURS if c in counts],
                 "bids": bids,
                 "sold": g["sold"],
                 "winner": g["winner"],
-                "sold_to": full_stop(_("Sold to {name}").format(name=name(g["winner"])))
+                "sold_to": full_stop(tr(SOLD_TO).format(name=name(g["winner"])))
                 if g["winner"] is not None
                 else "",
                 "bid_acts": acts.all(type="bid", group=g["group"]),
@@ -215,7 +250,7 @@ def build(
             ).format(n=me["stones"])
         ends.append({**e, "confirm": confirm})
 
-    drawing = draw(view, acts, figure, name, colour_info, chosen_fig, chosen_slot)
+    drawing = draw(view, acts, figure, name, colour, chosen_fig, chosen_slot)
 
     turn = view.get("turn")
     current = view.get("current_player") if view.get("active_seats") else None
@@ -227,19 +262,17 @@ def build(
     return {
         "viewer": viewer,
         "phase": phase,
-        "phase_name": _word(PHASES.get(phase, phase)),
+        "phase_name": _word(PHASES.get(phase, phase), words),
         "round": view["round"],
         "start_name": name(view.get("start_player")),
         "current_name": name(current) if current is not None else "",
         "waiting_for": waiting,
-        "waiting_text": full_stop(
-            _("Waiting for the plans of: {names}").format(names=", ".join(waiting))
-        )
+        "waiting_text": full_stop(tr(WAITING_FOR).format(names=", ".join(waiting)))
         if waiting
         else "",
         "finished": view.get("finished"),
         "options": view.get("options") or {},
-        "colours": [colour_info(c) for c in B.COLOURS],
+        "colours": [colour(c) for c in B.COLOURS],
         "seats": seats,
         "me": me,
         "market_revealed": market["revealed"],
@@ -248,7 +281,7 @@ def build(
         "bag": {
             "count": view["bag"]["count"],
             "colours": [
-                {**colour_info(c), "count": view["bag"]["colours"].get(c, 0)} for c in B.COLOURS
+                {**colour(c), "count": view["bag"]["colours"].get(c, 0)} for c in B.COLOURS
             ],
         },
         "out": view.get("out_of_game") or {"count": 0},

@@ -9,11 +9,11 @@ keeps the page small: the others are one click (a GET) away.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from games.actions import BoardActions
+from games.text import word_in
 from tal import layout as L
 from tal.engine import board as B
 from tal.engine.scoring import best_possible
@@ -26,10 +26,6 @@ STONE_LOOK = {
     "white": ("#fbfbf7", "#111"),
     "ochre": ("#d9a21b", "#111"),
 }
-
-
-def _word(value: str | None) -> str:
-    return _(value) if value else ""
 
 
 def node_point(node: str) -> tuple[int, int]:
@@ -68,6 +64,58 @@ def build_slot_key(site: int, slot: int) -> str:
     return f"{site}-{slot}"
 
 
+# The board's geometry is fixed: worked out once per site and shape, not on every
+# drawing (one for each move's answer).
+@functools.cache
+def _site_geometry(num: int, size: str) -> dict[str, Any]:
+    box = L.site_box(num, size)
+    x, y = box[0], box[1]
+    boxes = L.field_boxes(num, size)
+    return {
+        "box": box,
+        "boxes": boxes,
+        "levels": L.level_boxes(num, size),
+        "label": L.label_spot(num, size),
+        # the field letters' places relative to the site (see letter_sets in draw)
+        "letter_at": {
+            ch: (fx - x + 3, fy - y + L.FIELD - 4, fx, fy) for ch, (fx, fy) in boxes.items()
+        },
+    }
+
+
+@functools.cache
+def _slot_places(num: int, size: str, level: int, side: int, count: int) -> list[dict]:
+    """Where each position of one level is drawn, and what names it (read only)."""
+    lx, ly = L.level_boxes(num, size)[level]
+    out = []
+    for k in range(count):
+        r, col = divmod(k, side)
+        sx, sy = lx + col * L.STONE, ly + r * L.STONE
+        out.append(
+            {
+                "slot": k,
+                "x": sx,
+                "y": sy,
+                "tx": sx + L.STONE // 2,
+                "ty": sy + 15,
+                "hidden": size == "large" and (level, k) == B.HIDDEN_SLOT,
+                "key": build_slot_key(num, k),
+                "level": level + 1,
+                "position": k + 1,
+            }
+        )
+    return out
+
+
+_AREA_POINTS = {a: L.points(spec["polygon"]) for a, spec in L.AREAS.items()}
+_GATES = [{"a": a, "b": b, "x": x, "y": y} for (a, b), (x, y) in L.GATES.items()]
+_PHARAOH_PLACES = [
+    (px + c * L.PH_STONE, py + r * L.PH_STONE)
+    for side, (px, py) in zip(L.PHARAOH_SIDES, L.pharaoh_boxes(), strict=True)
+    for r, c in (divmod(k, side) for k in range(side * side))
+]
+
+
 def draw(
     view: dict,
     acts: BoardActions,
@@ -87,13 +135,16 @@ def draw(
     # ---------------------------------------------------------------- which figure moves
     movable: list[dict[str, Any]] = []
     if me is not None and phase in ("overseer", "worker", "plan"):
+        # each figure's moves (plans: an overseer's), in one pass over a hundred or so
+        by_figure: dict[tuple[Any, Any], list[dict]] = {}
+        for e in acts.all(type="plan" if phase == "plan" else "move"):
+            action = e["action"]
+            kind = "overseer" if phase == "plan" else action.get("figure")
+            by_figure.setdefault((kind, action.get("index")), []).append(e)
         for kind in ("overseer", "worker"):
             positions = me["overseers"] if kind == "overseer" else me["workers"]
             for i, pos in enumerate(positions):
-                if phase == "plan":
-                    found = acts.all(type="plan", index=i) if kind == "overseer" else []
-                else:
-                    found = acts.all(type="move", figure=kind, index=i)
+                found = by_figure.get((kind, i))
                 if found:
                     movable.append({**figure(viewer, kind, i), "at": pos, "acts": found})
     keys = [f["key"] for f in movable]
@@ -153,23 +204,24 @@ def draw(
             "over": over,
         }
 
+    def word(value: str | None) -> str:
+        return word_in(acts.words, value) if value else ""
+
     sites = []
     letter_sets: dict[tuple, str] = {}  # letters and their places on a site -> id
     for site in view["sites"]:
         num, size = site["site"], site["size"]
-        x, y, w, h = L.site_box(num, size)
+        geometry = _site_geometry(num, size)
+        x, y, w, h = geometry["box"]
+        letter_at = geometry["letter_at"]
         fields = []
-        boxes = L.field_boxes(num, size)
+        site_letters = [f["field"].split("-")[1] for f in site["fields"]]
         # The field letters sit alike on every site of one shape: drawn once in
         # <defs> and placed per site (page weight).
-        letters = tuple(
-            (f["field"].split("-")[1], *boxes[f["field"].split("-")[1]]) for f in site["fields"]
-        )
-        shape = tuple((ch, fx - x + 3, fy - y + L.FIELD - 4) for ch, fx, fy in letters)
+        shape = tuple((ch, *letter_at[ch][:2]) for ch in site_letters)
         letters_id = letter_sets.setdefault(shape, f"fl{len(letter_sets)}")
-        for f in site["fields"]:
-            letter = f["field"].split("-")[1]
-            fx, fy = boxes[letter]
+        for f, letter in zip(site["fields"], site_letters, strict=True):
+            fx, fy = letter_at[letter][2:]
             fig = f["figure"]
             token = None
             if fig:
@@ -184,7 +236,9 @@ def draw(
                     "ly": fy + L.FIELD - 4,
                     "token": token,
                     # a target under a figure is drawn over it, see-through
-                    "target": target_at(f["field"], fx, fy, L.FIELD, over=token is not None),
+                    "target": target_at(f["field"], fx, fy, L.FIELD, over=token is not None)
+                    if targets
+                    else None,
                 }
             )
 
@@ -197,32 +251,33 @@ def draw(
         build_level = next((lv for lv, st in enumerate(site["levels"]) if None in st), None)
         levels = []
         for lv, (stones, (lx, ly)) in enumerate(
-            zip(site["levels"], L.level_boxes(num, size), strict=True)
+            zip(site["levels"], geometry["levels"], strict=True)
         ):
             side = site["level_sides"][lv]
             slots = []
-            for k, c in enumerate(stones):
-                r, col = divmod(k, side)
-                sx, sy = lx + col * L.STONE, ly + r * L.STONE
-                key = build_slot_key(num, k)
+            places = _slot_places(num, size, lv, side, len(stones))
+            here_steal = steal if lv == top else {}
+            here_build = builds if lv == build_level else {}
+            for place, c in zip(places, stones, strict=True):
+                k = place["slot"]
                 slot = {
                     "slot": k,
-                    "x": sx,
-                    "y": sy,
-                    "tx": sx + L.STONE // 2,
-                    "ty": sy + 15,
+                    "x": place["x"],
+                    "y": place["y"],
+                    "tx": place["tx"],
+                    "ty": place["ty"],
                     "colour": colour_info(c) if c else None,
-                    "hidden": size == "large" and (lv, k) == B.HIDDEN_SLOT,
-                    "steal": steal.get(k) if lv == top else None,
-                    "build_key": key if k in builds and lv == build_level else None,
-                    "level": lv + 1,
-                    "position": k + 1,
+                    "hidden": place["hidden"],
+                    "steal": here_steal.get(k),
+                    "build_key": place["key"] if k in here_build else None,
+                    "level": place["level"],
+                    "position": place["position"],
                 }
                 slots.append(slot)
-                if k in builds and lv == build_level:
+                if k in here_build:
                     builds[k] = [{**e, "slot_info": slot} for e in builds[k]]
             levels.append({"level": lv + 1, "slots": slots, "side": side, "x": lx, "y": ly})
-        nx, ny = L.label_spot(num, size)
+        nx, ny = geometry["label"]
         kind, best = best_possible(size, site["levels"], expert)
         owner = site["owner"]
         sites.append(
@@ -242,10 +297,10 @@ def draw(
                 else "",
                 "owner_name": names(owner) if owner is not None else "",
                 "finished": site["finished"],
-                "type": _word(site["type"]),
+                "type": word(site["type"]),
                 "points": site["points"],
                 "best": best,
-                "best_type": _word(kind),
+                "best_type": word(kind),
                 "stones": site["stones"],
                 "capacity": B.CAPACITY[size],
                 "fields": fields,
@@ -281,7 +336,7 @@ def draw(
                     **e,
                     "colour": colour_info(e["action"]["colour"]),
                     "best": best,
-                    "best_type": _word(kind),
+                    "best_type": word(kind),
                 }
             )
         build_choice = {
@@ -306,7 +361,7 @@ def draw(
         areas.append(
             {
                 "area": a["area"],
-                "points": L.points(spec["polygon"]),
+                "points": _AREA_POINTS[a["area"]],
                 "lx": lx,
                 "ly": ly,
                 "tokens": tokens,
@@ -316,7 +371,6 @@ def draw(
                 "neighbours": [n for n in a["neighbours"] if not B.is_field(n)],
             }
         )
-    gates = [{"a": a, "b": b, "x": x, "y": y} for (a, b), (x, y) in L.GATES.items()]
 
     # ---------------------------------------------------------------- plan arrows (own, secret)
     arrows = []
@@ -328,15 +382,8 @@ def draw(
                 arrows.append({"number": i + 1, "x1": x1, "y1": y1, "x2": x2, "y2": y2, "to": to})
 
     pharaoh = view["pharaoh"]
-    ph_slots = []
     filled = pharaoh["count"]
-    for side, (px, py) in zip(L.PHARAOH_SIDES, L.pharaoh_boxes(), strict=True):
-        for k in range(side * side):
-            r, c = divmod(k, side)
-            ph_slots.append(
-                {"x": px + c * L.PH_STONE, "y": py + r * L.PH_STONE, "full": filled > 0}
-            )
-            filled -= 1
+    ph_slots = [{"x": x, "y": y, "full": k < filled} for k, (x, y) in enumerate(_PHARAOH_PLACES)]
     px, py = L.PHARAOH_AT
 
     # On a phone the board is drawn as large as its smallest clickable thing needs
@@ -378,7 +425,7 @@ def draw(
         "tap": tap,
         "ph_stone": L.PH_STONE,
         "areas": areas,
-        "gates": gates,
+        "gates": _GATES,
         "sites": sites,
         "movable": movable,
         "chosen": chosen,

@@ -15,11 +15,18 @@ many targets stay small.
 from __future__ import annotations
 
 import html
+from contextvars import ContextVar
 from typing import Any
 
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+
+from games.text import word_in, words_memo
+
+# The translations of the drawing being written (games.text.words_memo): a few
+# sentences, asked for once per target, stone and site (hundreds a drawing).
+_WORDS: ContextVar[dict | None] = ContextVar("tal_valley_words", default=None)
 
 
 def _e(value: Any) -> str:
@@ -37,18 +44,28 @@ def _e(value: Any) -> str:
 def _t(message: str, **values: Any) -> str:
     """A translated sentence with values put in, as ``{% blocktranslate %}`` does:
     the values escaped, the sentence not."""
-    text = _(message)
+    memo = _WORDS.get()
+    text = _(message) if memo is None else word_in(memo, message)
     return text % {k: _e(v) for k, v in values.items()} if values else text
 
 
 def _plain(message: str) -> str:
     """As ``{% translate "..." %}`` writes it: translated (a literal of the
     template's own, not escaped)."""
-    return _(message)
+    memo = _WORDS.get()
+    return _(message) if memo is None else word_in(memo, message)
 
 
 def render(b: dict[str, Any], board_url: str) -> SafeString:
     """The ``<svg>`` of the valley for the board ``b`` (``tal.board.build``)."""
+    token = _WORDS.set(words_memo())
+    try:
+        return _render(b, board_url)
+    finally:
+        _WORDS.reset(token)
+
+
+def _render(b: dict[str, Any], board_url: str) -> SafeString:
     d = b["d"]
     out: list[str] = []
     w = out.append

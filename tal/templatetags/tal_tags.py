@@ -1,6 +1,7 @@
 from django import template
+from django.template.defaulttags import CsrfTokenNode
 
-from tal import board, valley
+from tal import board, panels, valley
 
 register = template.Library()
 
@@ -34,3 +35,9 @@ def tal_text_mode(context) -> bool:
 def tal_valley(b, board_url):
     """The valley's ``<svg>`` for the board ``b`` (see ``tal.valley``)."""
     return valley.render(b, board_url)
+
+
+@register.simple_tag(takes_context=True)
+def tal_bid_panel(context, group, act_url, token):
+    """A market group's bid forms (see ``tal.panels.bid_panel``)."""
+    return panels.bid_panel(group, act_url, token, CsrfTokenNode().render(context))
