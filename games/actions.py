@@ -3,30 +3,20 @@
 from __future__ import annotations
 
 import json
-from json.encoder import c_make_encoder, encode_basestring_ascii
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from . import text
 
 # One encoder for every call: json.dumps with any option builds a new encoder each
-# time, which cost more than the encoding on a board of 150 actions.
-_COMPACT = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
-# And JSONEncoder.encode still makes its C encoder anew on each call: made once here,
-# with _COMPACT's settings (no check for cycles: actions are small trees).
-_C_COMPACT = (
-    c_make_encoder(
-        None, _COMPACT.default, encode_basestring_ascii, None, ":", ",", True, False, True
-    )
-    if c_make_encoder is not None
-    else None
-)
+# time, which cost more than the encoding on a board of 150 actions. An action is a
+# small tree of plain data: no need to track the containers entered (cycles).
+_COMPACT = json.JSONEncoder(separators=(",", ":"), sort_keys=True, check_circular=False)
 
 
 def compact_json(value: Any) -> str:
     """The one JSON spelling of an action that forms post back."""
-    if _C_COMPACT is None or type(value) is not dict:
-        return _COMPACT.encode(value)
-    return "".join(_C_COMPACT(value, 0))
+    return _COMPACT.encode(value)
 
 
 class BoardActions:

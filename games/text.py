@@ -57,20 +57,16 @@ def word(value: Any, kind: str | None = None) -> str:
     return pgettext(kind, value) if kind else gettext(value)
 
 
-def _word_in(memo: dict, value: Any, kind: str | None) -> str:
+def word_in(memo: dict, value: Any, kind: str | None = None) -> str:
+    """``word``, remembered in ``memo`` (``words_memo``): a board asks for the same few
+    words (colours, kinds) hundreds of times, and each ``gettext`` looks up the active
+    language anew."""
     if not isinstance(value, str):  # not translated (and perhaps not hashable)
         return word(value, kind)
     found = memo.get((kind, value))
     if found is None:
         found = memo[(kind, value)] = word(value, kind)
     return found
-
-
-def word_in(memo: dict, value: Any, kind: str | None = None) -> str:
-    """``word``, remembered in ``memo`` (see ``render``): a board asks for the same
-    few words (colours, kinds) hundreds of times, and each ``gettext`` looks up the
-    active language anew."""
-    return _word_in(memo, value, kind)
 
 
 # The words translated so far, one memo per catalogue (the active language's
@@ -91,33 +87,25 @@ def words_memo() -> dict:
 
 
 def render(message: dict | None, names: dict[int, str], memo: dict | None = None) -> str:
-    """``memo``: the words translated so far, shared by the many messages of one page
-    (a board's labels repeat a few words a hundred times). It must only ever be
-    shared within one language."""
+    """``memo``: the words translated so far in the active language (by default
+    ``words_memo()``; a board that renders a hundred labels asks for it once)."""
     if not message:
         return ""
     if memo is None:
-        memo = {}
+        memo = words_memo()
     raw_key = message.get("key", "")
-    key = _word_in(memo, raw_key, None) if isinstance(raw_key, str) else gettext(raw_key)
+    key = word_in(memo, raw_key) if isinstance(raw_key, str) else gettext(raw_key)
     args = {}
     for name, value in (message.get("args") or {}).items():
-        # the usual arguments first (a board renders a hundred labels): a word, a number
-        of_type = type(value)
-        if of_type is str:
-            found = memo.get((word_kind(name), value))
-            args[name] = found if found is not None else _word_in(memo, value, word_kind(name))
-        elif of_type is int and not (name == "player" or name.endswith("_player")):
-            args[name] = str(value)
-        elif _is_player_arg(name, value):
+        if _is_player_arg(name, value):
             args[name] = _name(names, value)
         elif _is_players_arg(name, value):
             args[name] = join_names([_name(names, seat) for seat in value])
         elif isinstance(value, list):
             kind = word_kind(name)
-            args[name] = ", ".join(_word_in(memo, v, kind) for v in value)
+            args[name] = ", ".join(word_in(memo, v, kind) for v in value)
         else:
-            args[name] = _word_in(memo, value, word_kind(name))
+            args[name] = word_in(memo, value, word_kind(name))
     try:
         return key.format(**args)
     except (KeyError, IndexError, ValueError):

@@ -236,9 +236,7 @@ def draw(
                     "ly": fy + L.FIELD - 4,
                     "token": token,
                     # a target under a figure is drawn over it, see-through
-                    "target": target_at(f["field"], fx, fy, L.FIELD, over=token is not None)
-                    if targets
-                    else None,
+                    "target": target_at(f["field"], fx, fy, L.FIELD, over=token is not None),
                 }
             )
 
