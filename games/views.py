@@ -243,8 +243,17 @@ def _option_labels(game) -> list[tuple[str, str]]:
 
 
 def _board_context(
-    request, game, at=None, error="", notice="", chat_kept=False, kept=None, state=None
+    request,
+    game,
+    at=None,
+    error="",
+    notice="",
+    chat_kept=False,
+    kept=None,
+    state=None,
+    error_near="",
 ):
+    """``error_near``: "chat" says ``error`` beside the chat form, not above the board."""
     page = board_page(game, request.user, at=at, error=error, notice=notice, state=state)
     kind = game.kind_info
     return {
@@ -258,6 +267,7 @@ def _board_context(
         "chat_max": settings.CHAT_MAX_LENGTH,
         # the parts the poller's page shows already (games.fragments)
         "kept_parts": kept or {},
+        "error_near": error_near,
     }
 
 
@@ -402,7 +412,7 @@ def _answer(
     played right after the commit, when tasks run in the request).
     ``data``: what the click sent; its ``c``, the chat count of the page it came
     from, leaves chat lines the page has out of an HTMX answer (as for a poll).
-    ``error_near``: "chat" shows the refusal beside the chat form.
+    ``error_near``: see ``_board_context``.
     """
     status = error.status if error else 200
     # The game as the operation left it, with the viewer's seat (a player sees their game).
@@ -434,9 +444,14 @@ def _answer(
     if request.htmx and game.was_played:
         chat_kept = str((data or {}).get("c", "")) == str(game.chat_count)
         context = _board_context(
-            request, game, error=message, notice=notice, state=state, chat_kept=chat_kept
+            request,
+            game,
+            error=message,
+            notice=notice,
+            state=state,
+            chat_kept=chat_kept,
+            error_near=error_near,
         )
-        context["error_near"] = error_near
         return render(request, "games/game.html#board-area", context, status=status)
     if error:
         if not game.was_played:
@@ -444,8 +459,7 @@ def _answer(
             return render(
                 request, "lobby/open_game.html", _open_context(request, game), status=status
             )
-        context = _board_context(request, game, error=message)
-        context["error_near"] = error_near
+        context = _board_context(request, game, error=message, error_near=error_near)
         return render(request, "games/game.html", context, status=status)
     if notice:
         messages.info(request, notice)
@@ -481,9 +495,9 @@ def _once(request, game, data, operation):
         return operation(request, game.pk, data)
 
 
-def _guarded(operation=None, *, invite_opens=False):
+def _guarded(operation=None, *, invite_opens=False, error_near=""):
     """A POST that runs a play operation for a signed-in user who may see the
-    game, turning refusals into answers."""
+    game, turning refusals into answers (``error_near``: see ``_answer``)."""
 
     def decorate(operation):
         @require_POST
@@ -505,9 +519,7 @@ def _guarded(operation=None, *, invite_opens=False):
             except AlreadyRecorded:
                 return _answer(request, game, notice=str(RECORDED), data=data)
             except play.PlayError as error:
-                # A refused chat line is said beside the chat form, not above the board.
-                near = "chat" if operation.__name__ == "chat" else ""
-                return _answer(request, game, error, data=data, error_near=near)
+                return _answer(request, game, error, data=data, error_near=error_near)
             return _answer(request, game, done=done, data=data)
 
         return view
@@ -532,7 +544,7 @@ def resign(request, game_id, data):
     play.resign(game_id, request.user)
 
 
-@_guarded
+@_guarded(error_near="chat")  # a refused line is said beside the chat form
 def chat(request, game_id, data):
     text = data.get("text", "")
     if not isinstance(text, str):
