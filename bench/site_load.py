@@ -305,14 +305,19 @@ class Fail(Exception):
 
 def request(
     port: int, method: str, path: str, cookie: str, csrf: str = "",
-    body: dict | None = None, htmx: bool = False, expect: int = 200,
+    body: dict | None = None, htmx: bool = False, expect: int = 200, as_json: bool = False,
 ) -> tuple[float, int]:  # fmt: skip
-    """One request on a new connection (sync workers close it anyway): (seconds, bytes)."""
+    """One request on a new connection (sync workers close it anyway): (seconds, bytes).
+    ``as_json``: the body as JSON, as an API client sends it, rather than as a form."""
     headers = {"Cookie": cookie, "Accept-Language": "en"}
     data = None
     if body is not None:
-        data = urllib.parse.urlencode(body)
-        headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if as_json:
+            data = json.dumps(body)
+            headers["Content-Type"] = "application/json"
+        else:
+            data = urllib.parse.urlencode(body)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
         headers["X-CSRFToken"] = csrf
     if htmx:
         headers["HX-Request"] = "true"
@@ -398,6 +403,15 @@ class Bench:
 
     def act(self, t: int) -> bool:
         """One move of game ``t`` (POST act as HTMX sends it), then the opponent's page."""
+        return self.move(t, "act")
+
+    def act_json(self, t: int) -> bool:
+        """One move of game ``t`` as an API client sends it: the same write, answered
+        with a few bytes of JSON instead of the new board. What a move costs with the
+        drawing of its answer left out: the floor of the round trip."""
+        return self.move(t, "act_json")
+
+    def move(self, t: int, name: str) -> bool:
         game = self.site.act_games[t]
         plan = self.site.act_plans[t]
         if self.act_pos[t] >= len(plan):
@@ -408,29 +422,28 @@ class Bench:
         user = users[seat]
         # As site.js sends a click: the token of the page it was made on, the board's
         # request id and the page's chat count (these games have no chat).
-        body = {
-            "action": json.dumps(action),
-            "version": token,
-            "request_id": secrets.token_hex(12),
-            "c": "0",
-        }
+        body = {"version": token, "request_id": secrets.token_hex(12)}
+        if name == "act":
+            body.update(action=json.dumps(action), c="0")
+        else:
+            body.update(action=action)
         took, size = request(
             self.port, "POST", f"/g/{game.pk}/act", self.site.cookies[user.pk],
-            self.site.csrf, body, htmx=True,
+            self.site.csrf, body, htmx=name == "act", as_json=name == "act_json",
         )  # fmt: skip
-        self.record("act", took, size)
-        self.insert()  # the yardstick of the move, right after it
+        self.record(name, took, size)
+        self.insert(f"insert~{name}")  # the yardstick of the move, right after it
         other = users[1 - seat]
         self.record("after_move~trivial", *self.get(TRIVIAL, other))
         self.record("after_move", *self.get(f"/g/{game.pk}/", other))
         return True
 
-    def insert(self) -> None:
+    def insert(self, name: str) -> None:
         took, size = request(
             self.port, "POST", "/bench/insert", self.site.cookies[self.site.users[0].pk],
             self.site.csrf, {"game": self.site.short.pk},
         )  # fmt: skip
-        self.record("insert", took, size)
+        self.record(name, took, size)
 
 
 def measure(bench: Bench, rounds: int, phase: str, full: bool) -> None:
@@ -461,6 +474,7 @@ def measure(bench: Bench, rounds: int, phase: str, full: bool) -> None:
             )
         if full:
             bench.run("act", bench.act)
+            bench.run("act_json", bench.act_json)
 
 
 # --------------------------------------------------------------------------- report
@@ -499,10 +513,12 @@ def report(bench: Bench, fill_games: int) -> None:
     vs_trivial("my", "my games")
     vs_trivial("archive", "archive")
     vs_trivial("archive_mine", "archive ?mine=1")
-    ratio = f["act"].rate / f["insert"].rate
+    ratio = f["act"].rate / f["insert~act"].rate
     print("the move round trip against the one-INSERT POST:")
-    line("one-INSERT POST", f["insert"], 1.0)
+    line("one-INSERT POST", f["insert~act"], 1.0)
     line("move round trip (POST act -> new board)", f["act"], ratio, ">= 0.5", ratio >= 0.5)
+    floor = f["act_json"].rate / f["insert~act_json"].rate
+    line("the same move answered in JSON (no board drawn)", f["act_json"], floor)
     print("cost (time per request) relative, goal <= 1.2:")
 
     def cost(name: str) -> float:
@@ -537,7 +553,7 @@ def main() -> None:
     # close together in time, so a burst of the machine's other work moves them alike.
     per_round = args.requests or (12 if args.quick else 25)
     rounds = args.rounds or (5 if args.quick else 8)
-    act_moves = per_round * rounds // args.threads + 5
+    act_moves = 2 * per_round * rounds // args.threads + 5  # act and act_json
 
     tmp = Path(tempfile.mkdtemp(prefix="site-load-"))
     target = prepare(tmp)

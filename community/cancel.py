@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from enginekit import N_, msg
-from games import play
+from games import play, signals
 from games.models import Game
 
 from .models import CancelVote
@@ -26,13 +26,16 @@ def vote(game_id: int, user, agree: bool) -> str:
             CancelVote.objects.filter(game=game, user=user).delete()
             _touch(game)
             return "withdrawn"
-        CancelVote.objects.get_or_create(game=game, user=user)
+        asked_before = game.cancel_votes.exists()
+        vote, created = CancelVote.objects.get_or_create(game=game, user=user)
         # Computer players never vote: they agree to whatever the people agree on.
         players = set(game.seats.filter(user__is_bot=False).values_list("user_id", flat=True))
         agreed = set(game.cancel_votes.values_list("user_id", flat=True))
         if players <= agreed:
             play.abort(game.pk, msg(N_("All players agreed to cancel the game.")))
             return "cancelled"
+        if created and not asked_before:
+            signals.cancel_asked.send(sender=Game, game=game, user=user, vote=vote.pk)
         _touch(game)
         return "agreed"
 

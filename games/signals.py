@@ -21,6 +21,10 @@ game_finished = Signal()
 # kwargs: game, number (the seat), user (the player who left it).
 seat_opened = Signal()
 
+# A player asked to cancel the game by agreement, and nobody had asked before.
+# kwargs: game, user (who asked), vote (the primary key of their vote).
+cancel_asked = Signal()
+
 # A computer player took over a late player's seat (timeout policy "stand-in").
 # kwargs: game, number (the seat), user (the player it stands in for).
 seat_stood_in = Signal()

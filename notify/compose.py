@@ -201,6 +201,22 @@ def _seat_opened(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     return {"game": _check_game(row)}
 
 
+def _cancel_asked(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    """Who asks, as it stands when the mail goes: nothing once the request is
+    withdrawn, the game over or the recipient agreed."""
+    if not row.user.notify_game_end:
+        raise Skip("game e-mails off")
+    game = _check_game(row)
+    if game.status != Game.Status.ACTIVE:
+        raise Skip("game over")
+    votes = list(game.cancel_votes.select_related("user").order_by("created_at", "pk"))
+    if not votes:
+        raise Skip("request withdrawn")
+    if any(vote.user_id == row.user_id for vote in votes):
+        raise Skip("already agreed")
+    return {"game": game, "asked_by": [vote.user.name for vote in votes]}
+
+
 _GAME_KINDS = {
     Notification.Kind.TURN: _turn,
     Notification.Kind.REMINDER: _reminder,
@@ -209,6 +225,7 @@ _GAME_KINDS = {
     Notification.Kind.GAME_FINISHED: _game_finished,
     Notification.Kind.STOOD_IN: _stood_in,
     Notification.Kind.SEAT_OPENED: _seat_opened,
+    Notification.Kind.CANCEL_ASKED: _cancel_asked,
 }
 
 

@@ -25,6 +25,7 @@ UNSUBSCRIBE = {
     "game_finished": ("notify_game_end", False),
     "stood_in": ("notify_game_end", False),
     "seat_opened": ("notify_game_end", False),
+    "cancel_asked": ("notify_game_end", False),
 }
 
 

@@ -17,6 +17,7 @@ class Notification(models.Model):
         GAME_FINISHED = "game_finished", _("game finished")
         STOOD_IN = "stood_in", _("a computer player took your seat")
         SEAT_OPENED = "seat_opened", _("your seat went to a substitute")
+        CANCEL_ASKED = "cancel_asked", _("a request to cancel a game")
         RAW = "raw", _("account e-mail")
 
     user = models.ForeignKey(

@@ -78,6 +78,16 @@ def seat_opened(sender, game: Game, number: int, user, **kwargs) -> None:
     )
 
 
+@receiver(signals.cancel_asked)
+def cancel_asked(sender, game: Game, user, vote: int, **kwargs) -> None:
+    # The others must answer, or the game goes on: they hear of it without opening it.
+    # A computer never votes, and the player a computer stands in for has no say.
+    for seat in game.seats.select_related("user"):
+        if seat.user_id != user.pk and not seat.user.is_bot:
+            key = f"cancel_asked:{game.pk}:{seat.user_id}:{vote}"
+            _game_news(Notification.Kind.CANCEL_ASKED, game, seat.number, seat.user, key)
+
+
 def _game_news(kind: str, game: Game, number: int, user, dedupe_key: str) -> None:
     """One player's mail about ``game``, governed by the game e-mails setting."""
     if not _wants_mail(user) or not user.notify_game_end:
