@@ -26,7 +26,6 @@ def vote(game_id: int, user, agree: bool) -> str:
             CancelVote.objects.filter(game=game, user=user).delete()
             _touch(game)
             return "withdrawn"
-        asked_before = game.cancel_votes.exists()
         vote, created = CancelVote.objects.get_or_create(game=game, user=user)
         # Computer players never vote: they agree to whatever the people agree on.
         players = set(game.seats.filter(user__is_bot=False).values_list("user_id", flat=True))
@@ -34,7 +33,7 @@ def vote(game_id: int, user, agree: bool) -> str:
         if players <= agreed:
             play.abort(game.pk, msg(N_("All players agreed to cancel the game.")))
             return "cancelled"
-        if created and not asked_before:
+        if created and agreed == {user.pk}:  # a new request, not an answer to one
             signals.cancel_asked.send(sender=Game, game=game, user=user, vote=vote.pk)
         _touch(game)
         return "agreed"
