@@ -6,7 +6,7 @@ from django.conf import settings
 from django.core import signing
 from django.db import models
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -127,6 +127,22 @@ class Game(models.Model):
         """The game's name as players know it (King of Saba is King of Siam's other map)."""
         variant_name = getattr(self.engine, "variant_name", None)
         return gettext(variant_name(self.options)) if variant_name else gettext(self.engine.name)
+
+    @property
+    def title_is_kind(self) -> bool:
+        """The title only names the kind (the form's default), in any of the site's languages."""
+        names = {self.kind_name}
+        for code, _name in settings.LANGUAGES:
+            with translation.override(code):
+                names.add(self.kind_name)
+        return self.title in names
+
+    @property
+    def named(self) -> str:
+        """The game as text names it: “Title” (Kind), or only “Title” when that is the kind."""
+        if self.title_is_kind:
+            return gettext("“%(title)s”") % {"title": self.title}
+        return gettext("“%(title)s” (%(kind)s)") % {"title": self.title, "kind": self.kind_name}
 
     @property
     def seed_reveal(self) -> str:

@@ -124,3 +124,21 @@ def test_form_errors_stand_out_from_the_text(browser, live_server, lang):
         check(page, lang)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [1280, WIDTH])
+def test_one_long_word_in_chat_or_title_does_not_widen_the_game_page(
+    login, live_server, count_kind, width
+):
+    """A pasted link or a joke of 400 letters breaks inside its line: the page keeps its
+    width and the board its column."""
+    from games import play
+
+    users = [UserFactory(username=f"wide{i}") for i in range(2)]
+    game = running_game("count", users, title="T" * 80)
+    play.post_chat(game.pk, users[1], "ha" * 200)
+    page = login(users[0], width=width)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    page.locator(".chat-messages li").first.wait_for()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.locator(".chat-messages li").first.bounding_box()["width"] < width

@@ -139,3 +139,32 @@ def test_a_click_from_the_page_drawn_last_is_checked_without_building_the_view_a
     views.clear()
     play.act(game.pk, first, {"type": "end"}, fresh)
     assert views[0] == 0
+
+
+@pytest.mark.parametrize(
+    "title, heading",
+    [
+        ("Count to Ten", "<h1>Count to Ten <small>#"),  # the form's default title
+        ("Friday", "<h1>Friday <small>Count to Ten · #"),
+    ],
+)
+def test_the_heading_names_the_kind_beside_a_title_of_its_own(client, count_kind, title, heading):
+    from tests.factories import UserFactory, running_game
+
+    users = [UserFactory(), UserFactory()]
+    game = running_game("count", users, title=title)
+    client.force_login(users[0])
+    assert heading in client.get(f"/g/{game.pk}/").content.decode()
+
+
+def test_a_title_in_another_language_of_the_site_still_names_the_kind(count_kind):
+    from django.utils import translation
+
+    from tests.factories import UserFactory, running_game
+
+    game = running_game("siam", [UserFactory(), UserFactory()], title="König von Siam")
+    with translation.override("en"):
+        assert game.title_is_kind and game.named == "“König von Siam”"
+    game.title = "Siam at night"
+    with translation.override("de"):
+        assert game.named == "„Siam at night“ (König von Siam)"

@@ -195,7 +195,42 @@ def test_game_started_and_finished_mails(count_kind, anna, bert, clock):
     drain()
     [message] = mail.outbox
     assert message.to == [anna.email] and message.subject == "“Race” is over"
-    assert "Anna resigned." in message.body and "Winner: Bert" in message.body
+    # told to the player who resigned, not about them by name
+    assert "You resigned." in message.body and "Anna resigned." not in message.body
+    assert "Winner: Bert" in message.body
+
+
+def test_the_other_players_are_told_who_resigned(game, anna, bert):
+    play.resign(game.pk, anna)
+    drain()
+    [to_bert] = mails_to(bert, "You won")
+    assert "Anna resigned." in to_bert.body and "You resigned." not in to_bert.body
+    [to_anna] = mails_to(anna, "is over")
+    assert "You resigned." in to_anna.body
+
+
+def test_the_mail_starts_its_sentence_with_a_capital_and_names_the_kind_once(
+    count_kind, anna, bert, clock
+):
+    """The form's default title is the kind's name: "“Count to Ten”", not
+    "“Count to Ten” (Count to Ten)"; another title keeps the kind beside it."""
+    for title, named in [
+        ("Count to Ten", "“Count to Ten”"),
+        ("Friday", "“Friday” (Count to Ten)"),
+    ]:
+        game = play.create_game(
+            anna, count_kind, title=title, players=2, options={}, time_limit_days=3, private=False
+        )
+        play.join(game.pk, bert)
+        drain()
+        assert f"Hello Bert,\n\n{named} has started." in mails_to(bert)[0].body
+        first, second = sorted(game.seats.all(), key=lambda s: not s.to_move)
+        turn(game, first.user)
+        drain()
+        [message] = mails_to(second.user, "Your turn")
+        assert f"Hello {second.user.name},\n\nIt is your turn in {named}." in message.body
+        assert f"It is your turn in {named}." in message.alternatives[0][0]
+        mail.outbox.clear()
 
 
 def test_the_first_turn_mail_has_no_gap_and_an_aborted_game_no_empty_ranking(

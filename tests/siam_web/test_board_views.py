@@ -297,3 +297,15 @@ def test_a_resigned_game_shows_nobody_to_move(client, users):
     client.force_login(users[0])
     text = client.get(f"/g/{game.pk}/").content.decode()
     assert "to move." not in text and 'class="badge turn"' not in text
+
+
+def test_the_text_view_names_each_faction_before_its_count(client, siam_game):
+    """German has no one word for "1 Malaien" and "2 Malaien": the text view says
+    "Malaien 1", as it says "Provinces held: British 0"."""
+    user, _ = to_move(siam_game)
+    user.language = "de"
+    user.save()
+    text = page(client, siam_game, user)
+    view = text[text.index('<details class="siam-text"') :]
+    assert re.search(r"Malaien \d", view)
+    assert not re.search(r"\d Malaien", view)
