@@ -1,6 +1,7 @@
 from django import forms
 from django.conf import settings
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -93,6 +94,12 @@ class SettingsForm(forms.ModelForm):
 
     def clean_vacation_until(self):
         until = self.cleaned_data["vacation_until"]
+        past = until is not None and until < timezone.localdate()
+        if past and until != self.instance.vacation_until:
+            # A date already over would set nothing: say so rather than save it.
+            raise forms.ValidationError(
+                _("This day is already over. Give today or a later day, or leave it empty.")
+            )
         years = vacation.overdrawn_years(self.instance, until)
         if years:
             raise forms.ValidationError(

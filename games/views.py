@@ -69,7 +69,8 @@ def archive(request):
     """The public archive; ``?mine=1`` the viewer's finished games (private ones
     too); ``?player=<username>`` another player's public ones (their profile links it)."""
     player = outcome_for = None
-    if request.GET.get("mine") and request.user.is_authenticated:
+    mine = bool(request.GET.get("mine") and request.user.is_authenticated)
+    if mine:
         games = lists.finished_games(request.user, public=False)
         outcome_for = request.user
     elif request.GET.get("player"):
@@ -80,7 +81,7 @@ def archive(request):
     else:
         games = lists.finished_games()
     page = paging.page_of(games, 30, request.GET.get("page"))
-    context = {"page": page, "player": player, "outcome_for": outcome_for}
+    context = {"page": page, "player": player, "outcome_for": outcome_for, "mine": mine}
     return render(request, "lobby/archive.html", context)
 
 

@@ -110,8 +110,11 @@ def build(
     version: str = "",
     chosen_fig: str | None = None,
     chosen_slot: str | None = None,
+    ended: bool = False,
 ) -> dict[str, Any]:
-    """Everything the board template draws, from one viewer's view."""
+    """Everything the board template draws, from one viewer's view.
+
+    ``ended``: the site ended the game before the rules did (see ``tal_tags``)."""
     acts = BoardActions(view, player_names, version)
     for e in acts.entries:
         # the page's token comes from the drawing's root (htmx merges hx-vals upwards)
@@ -270,7 +273,7 @@ def build(
         "waiting_text": full_stop(tr(WAITING_FOR).format(names=", ".join(waiting)))
         if waiting
         else "",
-        "finished": view.get("finished"),
+        "finished": view.get("finished") or ended,
         "options": view.get("options") or {},
         "colours": [colour(c) for c in B.COLOURS],
         "seats": seats,

@@ -12,10 +12,18 @@ def siam_board(context):
     since = getattr(page, "since", None)
     view = context["view"]
     game = context.get("game")
-    if view.get("pending") and game is not None and game.status != "active":
-        if not getattr(page, "history", False):
-            # A card cut short by a resignation or time-out is no longer being played.
-            view = {**view, "pending": None}
+    if game is not None and game.status != "active" and not getattr(page, "history", False):
+        if view.get("struggle") is not None:
+            # Ended by the site (a resignation, a time-out, a cancellation) in mid-game:
+            # no struggle is being fought and no card is being played any more.
+            view = {
+                **view,
+                "pending": None,
+                "struggle": None,
+                "current_province": None,
+                "provinces": [{**p, "current": False} for p in view["provinces"]],
+                "track": [{**t, "current": False} for t in view["track"]],
+            }
     return board.build(
         view,
         context.get("player_names") or {},

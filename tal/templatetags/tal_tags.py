@@ -16,12 +16,25 @@ def tal_board(context):
     page = context.get("page")
     request = context.get("request")
     query = request.GET if request is not None else {}
+    view = context["view"]
+    game = context.get("game")
+    ended = bool(
+        getattr(game, "status", "active") != "active"
+        and not getattr(page, "history", False)
+        and not view.get("finished")
+    )
+    if ended:
+        # Ended by the site (a resignation, a time-out, a cancellation) in mid-round:
+        # nobody is waited for and no plan is being written; the rules' final scoring
+        # never happened, so there is no summary.
+        view = {**view, "phase": "finished"}
     return board.build(
-        context["view"],
+        view,
         context.get("player_names") or {},
         page.token if page else "",
         chosen_fig=query.get("fig"),
         chosen_slot=query.get("slot"),
+        ended=ended,
     )
 
 

@@ -280,3 +280,22 @@ def test_the_offered_title_follows_the_map_chosen(client, alice, language):
     # A title the creator wrote is kept, whatever the map.
     assert client.post("/new/siam/", {**base, "title": "Saba with friends"}).status_code == 302
     assert Game.objects.latest("pk").title == "Saba with friends"
+
+
+def test_the_archive_switches_between_all_finished_games_and_mine(client, started):
+    game, first, second = started
+    play.resign(game.pk, first)
+    anonymous = client.get("/archive/").content.decode()
+    assert "Only mine" not in anonymous  # nothing of one's own without an account
+    client.force_login(first)
+    everyone = client.get("/archive/").content.decode()
+    assert '<h1 id="archive-h">Finished games</h1>' in everyone
+    assert '<a href="/archive/" aria-current="page">All finished games</a>' in everyone
+    assert '<a href="/archive/?mine=1">Only mine (private ones too)</a>' in everyone
+    mine = client.get("/archive/?mine=1").content.decode()
+    assert '<h1 id="archive-h">My finished games</h1>' in mine
+    assert '<a href="/archive/?mine=1" aria-current="page">' in mine
+    assert f">{game.title}</a>" in mine
+    # another player's archive (from their profile) has no such switch
+    other = client.get(f"/archive/?player={second.username}").content.decode()
+    assert "Only mine (private ones too)" not in other

@@ -306,5 +306,11 @@ def test_my_games_tells_the_time_left_for_my_move_and_how_long_the_others_have_h
         assert re.search(r'<span class="hurry">21\xa0hours left</span>', page)
         client.force_login(other)
         page = client.get("/my/").content.decode()
-        assert "2\xa0days, 3\xa0hours since the last move" in page
-        assert "hours left" not in page
+        # no move yet: not "since the last move"
+        assert "started 2\xa0days, 3\xa0hours ago" in page
+        assert "since the last move" not in page and "hours left" not in page
+        play.act(game.pk, me, {"type": "add", "n": 1}, None)
+        play.act(game.pk, me, {"type": "end"}, None)
+        clock.shift(timedelta(hours=5))
+        client.force_login(me)
+        assert "5\xa0hours since the last move" in client.get("/my/").content.decode()

@@ -212,3 +212,20 @@ def test_a_vacation_begun_after_the_deadline_does_not_save_the_late_player(clock
     assert counts["paused"] == 0 and counts["timed_out"] == 1
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
+
+
+def test_a_day_already_over_is_refused_but_an_ended_vacation_does_not_block_the_form(
+    clock, client, pair
+):
+    user = pair[0]
+    client.force_login(user)
+    refused = client.post("/settings/", _settings_form(user, TODAY - DAY))
+    assert refused.status_code == 200
+    assert "This day is already over." in refused.content.decode()
+    user.refresh_from_db()
+    assert user.vacation_until is None
+    # A vacation that has ended since it was set is still in the form: saving the
+    # other settings with it unchanged is fine.
+    assert client.post("/settings/", _settings_form(user, TODAY + DAY)).status_code == 302
+    clock.shift(3 * DAY)
+    assert client.post("/settings/", _settings_form(user, TODAY + DAY)).status_code == 302

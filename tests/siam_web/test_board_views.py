@@ -309,3 +309,22 @@ def test_the_text_view_names_each_faction_before_its_count(client, siam_game):
     view = text[text.index('<details class="siam-text"') :]
     assert re.search(r"Malaien \d", view)
     assert not re.search(r"\d Malaien", view)
+
+
+@pytest.mark.parametrize("how", ["resigned", "cancelled"])
+def test_a_game_ended_by_the_site_shows_no_struggle_as_running(client, saba_game, how):
+    """Resigned or cancelled in mid-game: no "now" on the track or the map and no
+    "struggle n of 8"; the position itself stays as it was."""
+    from enginekit import N_, msg
+
+    user, _ = to_move(saba_game)
+    assert "struggle 1 of 8" in page(client, saba_game, user)
+    if how == "resigned":
+        play.resign(saba_game.pk, user)
+    else:
+        play.abort(saba_game.pk, msg(N_("A moderator aborted the game: {note}"), note="Test"))
+    saba_game.refresh_from_db()
+    text = page(client, saba_game, user)
+    assert "struggle 1 of 8" not in text and "Power struggle 1 of 8" not in text
+    assert 'class="now-tag"' not in text and 'class="now"' not in text
+    assert "board-focus" not in text

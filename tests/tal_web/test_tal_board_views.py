@@ -299,3 +299,29 @@ def test_writing_plans_at_the_same_time_does_not_make_the_other_page_stale(clien
         headers={"HX-Request": "true"},
     )
     assert response.status_code == 200, response.content.decode()[:300]
+
+
+@pytest.mark.parametrize("phase", ["plan", "worker"])
+def test_a_game_resigned_in_mid_round_waits_for_nobody(client, tal_game, phase):
+    """The site ended the game, not the rules: no "waiting for the plans", no plan
+    being written, nobody to move and no final scoring; the result says who won."""
+    from .conftest import play_to, to_planning
+
+    to_planning(tal_game)
+    if phase == "plan":
+        planner = seat_user(tal_game, 0)
+        state = replay.current_state(tal_game)
+        plan = next(a for a in ENGINE.legal_actions(state, 0) if a["type"] == "plan")
+        play.act(tal_game.pk, planner, plan, None)  # seat 0 has begun its plan
+    else:
+        play_to(tal_game, "worker")
+    loser = seat_user(tal_game, 1)
+    play.resign(tal_game.pk, loser)
+    for number in (0, 1):
+        client.force_login(seat_user(tal_game, number))
+        text = client.get(f"/g/{tal_game.pk}/").content.decode()
+        assert "Waiting for the plans" not in text
+        assert "Your plan (secret" not in text and 'class="plan-arrow' not in text
+        assert "The game is over." in text and "to move." not in text
+        assert 'class="badge turn"' not in text
+        assert "resigned" in text
