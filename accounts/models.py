@@ -56,7 +56,13 @@ class User(AbstractUser):
     notify_last_warning = models.BooleanField(
         _("warn me when a quarter of my time is left"), default=True
     )
-    notify_game_end = models.BooleanField(_("e-mail me when a game starts or ends"), default=True)
+    notify_game_end = models.BooleanField(
+        _(
+            "e-mail me when a game starts or ends, and about invitations, rematches and "
+            "requests to cancel"
+        ),
+        default=True,
+    )
     digest_hour = models.PositiveSmallIntegerField(
         _("one e-mail a day for all games, at"),
         choices=DIGEST_CHOICES,

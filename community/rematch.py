@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import play, registry
+from games import play, registry, signals
 from games.models import Game, Seat
 
 from .models import Rematch, RematchAnswer
@@ -47,6 +47,7 @@ def answer(game_id: int, user, accept: bool) -> Rematch:
         if rematch is None:
             _check_players(game, players)
             rematch = Rematch.objects.create(game=game, proposed_by=user)
+            signals.rematch_offered.send(Rematch, game=game, user=user, rematch=rematch.pk)
         RematchAnswer.objects.update_or_create(
             rematch=rematch, user=user, defaults={"accepted": accept}
         )
@@ -134,6 +135,11 @@ def _start(game: Game, rematch: Rematch, players: list) -> None:
 def pending_for(user) -> list[Rematch]:
     """Rematches waiting for ``user``'s answer (for "My games"): the offers of their
     games that ended in the last REMATCH_DAYS, each of which can still be accepted."""
+    return list(offers_for(user).select_related("game", "proposed_by").order_by("-created_at"))
+
+
+def offers_for(user):
+    """``pending_for`` as a query (the menu's badge counts it)."""
     answered = RematchAnswer.objects.filter(user=user).values("rematch_id")
     # From the player's recently ended seats (seat_person_ended) to each game's offer:
     # neither the player's older games nor the offers of the whole site are read.
@@ -141,9 +147,6 @@ def pending_for(user) -> list[Rematch]:
     # rematch window (is_open) has not closed.
     since = timezone.now() - datetime.timedelta(days=settings.REMATCH_DAYS)
     recent = Seat.objects.filter(person=user, ended_at__gt=since).values("game_id")
-    return list(
-        Rematch.objects.filter(game_id__in=recent, status=Rematch.Status.PENDING)
-        .exclude(pk__in=answered)
-        .select_related("game", "proposed_by")
-        .order_by("-created_at")
+    return Rematch.objects.filter(game_id__in=recent, status=Rematch.Status.PENDING).exclude(
+        pk__in=answered
     )

@@ -11,7 +11,8 @@ def contact(request):
 
 
 def turn_count(request):
-    """How many games wait for the user's move (the badge in the menu).
+    """How many games wait for the user: their move, an invitation or a rematch offer
+    to answer (the badge in the menu).
 
     Counted only when a template shows it (the template calls it): the board
     partials that answer moves and polls have no menu, and no need of the query.
@@ -24,6 +25,6 @@ def turn_count(request):
 
     @functools.cache
     def count() -> int:
-        return lists.seats_to_move(user).count()
+        return lists.waiting_count(user)
 
     return {"my_turn_count": count}

@@ -3,6 +3,7 @@ costs the same however many games the site and the player have (docs/performance
 
 from __future__ import annotations
 
+from django.db import connection
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 from .models import FALSE, TRUE, Game, Seat
@@ -15,6 +16,22 @@ WITH_PLAYERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 def seats_to_move(user) -> QuerySet[Seat]:
     """``user``'s seats in running games that wait for their move (seat_user_to_move)."""
     return Seat.objects.filter(user=user, to_move=TRUE, game__status=Game.Status.ACTIVE)
+
+
+def waiting_count(user) -> int:
+    """The menu's badge: what waits for ``user`` — their move, an invitation or a
+    rematch offer to answer — counted in one query."""
+    from community.rematch import offers_for
+    from lobby.invites import pending_for
+
+    selects, params = [], []
+    for part in (seats_to_move(user), pending_for(user), offers_for(user)):
+        sql, part_params = part.order_by().values("pk").query.sql_with_params()
+        selects.append(f"(SELECT COUNT(*) FROM ({sql}) AS part)")
+        params.extend(part_params)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + " + ".join(selects), params)
+        return cursor.fetchone()[0]
 
 
 def my_seats(user) -> tuple[list[Seat], list[Seat]]:

@@ -51,6 +51,7 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable
+from datetime import timedelta
 from uuid import uuid4
 
 from django.conf import settings
@@ -85,7 +86,8 @@ def _query() -> str:
     """Plain SQL, built once: compiling ORM queries would cost more than the rest of a hit."""
     from django.contrib.auth import get_user_model
 
-    from community.models import CancelVote
+    from community.models import CancelVote, Rematch, RematchAnswer
+    from lobby.models import Invitation
     from moderation.models import ChatMute
     from notify.models import Mute
 
@@ -95,6 +97,11 @@ def _query() -> str:
         CancelVote._meta.db_table,
         Mute._meta.db_table,
         ChatMute._meta.db_table,
+    )
+    invitations, rematches, answers = (
+        Invitation._meta.db_table,
+        Rematch._meta.db_table,
+        RematchAnswer._meta.db_table,
     )
     columns = _columns(Seat, "s") + _columns(user, "u") + _columns(user, "t")
     # Uncorrelated subqueries are computed once per query, not per seat row.
@@ -106,6 +113,13 @@ def _query() -> str:
         f"(SELECT COUNT(*) FROM {mutes} WHERE user_id = %(user)s AND game_id = %(game)s)",
         f"(SELECT COUNT(*) FROM {chat_mutes} WHERE user_id = %(user)s)",
         f"(SELECT MAX(id) FROM {chat_mutes} WHERE user_id = %(user)s)",
+        # The badge's other parts (lists.waiting_count): invitations and rematch offers.
+        f"(SELECT COUNT(*) FROM {invitations} i JOIN {game} g3 ON g3.id = i.game_id"
+        f" WHERE i.invitee_id = %(user)s AND i.status = %(invited)s AND g3.status = %(open)s)",
+        f"(SELECT COUNT(*) FROM {rematches} r WHERE r.status = %(offered)s AND r.game_id IN"
+        f" (SELECT s3.game_id FROM {seat} s3 WHERE s3.person_id = %(user)s"
+        f" AND s3.ended_at > %(rematch_since)s) AND r.id NOT IN"
+        f" (SELECT a.rematch_id FROM {answers} a WHERE a.user_id = %(user)s))",
     ]
     return (
         f"SELECT {', '.join(counts + columns)} FROM {seat} s JOIN {users} u ON u.id = s.user_id"
@@ -114,7 +128,7 @@ def _query() -> str:
     )
 
 
-COUNTS = 6  # the first columns of each row: the same counts on every row
+COUNTS = 8  # the first columns of each row: the same counts on every row
 _SEAT_COLUMNS = [c.split(".")[1] for c in _columns(Seat, "s")]
 USER, SEEN = (COUNTS + _SEAT_COLUMNS.index(name) for name in ("user_id", "seen_version"))
 
@@ -131,6 +145,9 @@ def page_key(request, game: Game) -> str | None:
     A player's first look at the game is recorded first (``since.first_look``),
     so the key names the page as it will be drawn.
     """
+    from community.models import Rematch
+    from lobby.models import Invitation
+
     user = request.user
     sql = _query()
     params = {
@@ -138,6 +155,10 @@ def page_key(request, game: Game) -> str | None:
         "game": game.pk,
         "yes": True,
         "active": Game.Status.ACTIVE,
+        "open": Game.Status.OPEN,
+        "invited": Invitation.Status.PENDING,
+        "offered": Rematch.Status.PENDING,
+        "rematch_since": timezone.now() - timedelta(days=settings.REMATCH_DAYS),
     }
     rows = _fetch(sql, params)
     if user.is_authenticated and any(r[USER] == user.pk and r[SEEN] is None for r in rows):
@@ -148,7 +169,7 @@ def page_key(request, game: Game) -> str | None:
     extras = list(rows[0][:COUNTS])
     seats = [row[COUNTS:] for row in rows]
     # The menu's badge: the context processor takes it from here on a miss.
-    request.my_turn_count = extras[0]
+    request.my_turn_count = extras[0] + extras[6] + extras[7]
     named = {
         "game": _row(game),
         "seats": seats,

@@ -25,6 +25,14 @@ seat_opened = Signal()
 # kwargs: game, user (who asked), vote (the primary key of their vote).
 cancel_asked = Signal()
 
+# A player was invited by name to an open game (a new invitation, not a repeated one).
+# kwargs: game, user (the invitee), by (who invited).
+invited = Signal()
+
+# A player proposed a rematch of a finished game. kwargs: game (the finished game),
+# user (who proposed), rematch (the primary key of the offer).
+rematch_offered = Signal()
+
 # A computer player took over a late player's seat (timeout policy "stand-in").
 # kwargs: game, number (the seat), user (the player it stands in for).
 seat_stood_in = Signal()

@@ -4,7 +4,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import play
+from games import play, signals
 from games.models import Game
 
 from .models import Invitation
@@ -47,6 +47,8 @@ def invite(game_id: int, by, username: str) -> Invitation:
         if not created and invitation.status == Invitation.Status.DECLINED:
             # Asking again after a no would turn an invitation into pestering.
             raise play.PlayError(_("This player has declined the invitation."), 409)
+        if created:
+            signals.invited.send(Invitation, game=game, user=invitee, by=by)
     return invitation
 
 

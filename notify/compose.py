@@ -14,14 +14,18 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
+from community import rematch
+from community.models import Rematch
 from games import replay, text
 from games.models import Game, Seat
+from lobby.models import Invitation
 
 from .away import on_vacation_here
-from .emails import links, make_message
+from .emails import absolute, links, make_message
 from .models import Mute, Notification
 from .outbox import CLAIM_TIMEOUT, Postpone, Skip
 
@@ -235,6 +239,51 @@ def _cancel_asked(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     return {"game": game, "asked_by": [vote.user.name for vote in votes]}
 
 
+def _invited(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    """Only while the invitation can be answered: nothing once it is, or the game
+    has started or gone."""
+    if not row.user.notify_game_end:
+        raise Skip("game e-mails off")
+    game = _check_game(row)
+    invitation = (
+        Invitation.objects.filter(game=game, invitee=row.user).select_related("invited_by").first()
+    )
+    if invitation is None or invitation.status != Invitation.Status.PENDING:
+        raise Skip("answered")
+    if game.status != Game.Status.OPEN:
+        raise Skip("game no longer open")
+    if game.seat_of(row.user) is not None:
+        raise Skip("already joined")  # from the lobby, without answering
+    players = [s.user.name for s in game.seats.select_related("user").order_by("joined_at")]
+    return {
+        "game": game,
+        "invited_by": invitation.invited_by.name,
+        "players": players,
+        "free": max(game.players - len(players), 0),
+        # a private game shows itself to its players only: the answer is on "My games"
+        "answer_url": absolute(reverse("my_games")),
+    }
+
+
+def _rematch_offered(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    """Who has accepted so far, while the offer stands and the recipient has not answered."""
+    if not row.user.notify_game_end:
+        raise Skip("game e-mails off")
+    game = _check_game(row)
+    offer = Rematch.objects.filter(game=game).first()
+    if offer is None or offer.status != Rematch.Status.PENDING or not rematch.is_open(game):
+        raise Skip("offer decided or lapsed")
+    answers = list(offer.answers.select_related("user").order_by("pk"))
+    if any(a.user_id == row.user_id for a in answers):
+        raise Skip("already answered")
+    return {
+        "game": game,
+        "accepted": [a.user.name for a in answers if a.accepted],
+        "until": rematch.open_until(game),
+        "answer_url": absolute(reverse("my_games")),
+    }
+
+
 _GAME_KINDS = {
     Notification.Kind.TURN: _turn,
     Notification.Kind.REMINDER: _reminder,
@@ -244,6 +293,8 @@ _GAME_KINDS = {
     Notification.Kind.STOOD_IN: _stood_in,
     Notification.Kind.SEAT_OPENED: _seat_opened,
     Notification.Kind.CANCEL_ASKED: _cancel_asked,
+    Notification.Kind.INVITED: _invited,
+    Notification.Kind.REMATCH_OFFERED: _rematch_offered,
 }
 
 

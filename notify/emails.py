@@ -26,6 +26,8 @@ UNSUBSCRIBE = {
     "stood_in": ("notify_game_end", False),
     "seat_opened": ("notify_game_end", False),
     "cancel_asked": ("notify_game_end", False),
+    "invited": ("notify_game_end", False),
+    "rematch_offered": ("notify_game_end", False),
 }
 
 

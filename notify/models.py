@@ -18,6 +18,8 @@ class Notification(models.Model):
         STOOD_IN = "stood_in", _("a computer player took your seat")
         SEAT_OPENED = "seat_opened", _("your seat went to a substitute")
         CANCEL_ASKED = "cancel_asked", _("a request to cancel a game")
+        INVITED = "invited", _("an invitation to a game")
+        REMATCH_OFFERED = "rematch_offered", _("a rematch offer")
         RAW = "raw", _("account e-mail")
 
     user = models.ForeignKey(

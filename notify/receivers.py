@@ -88,7 +88,25 @@ def cancel_asked(sender, game: Game, user, vote: int, **kwargs) -> None:
             _game_news(Notification.Kind.CANCEL_ASKED, game, seat.number, seat.user, key)
 
 
-def _game_news(kind: str, game: Game, number: int, user, dedupe_key: str) -> None:
+@receiver(signals.invited)
+def invited(sender, game: Game, user, **kwargs) -> None:
+    # The invitation waits on "My games", which the invitee may not open for days.
+    key = f"invited:{game.pk}:{user.pk}"
+    _game_news(Notification.Kind.INVITED, game, None, user, key)
+
+
+@receiver(signals.rematch_offered)
+def rematch_offered(sender, game: Game, user, rematch: int, **kwargs) -> None:
+    # Everyone must accept within REMATCH_DAYS, or the offer lapses. The player a
+    # computer stood in for at the end is asked, not the computer.
+    for seat in game.seats.select_related("user", "stood_in_for"):
+        person = seat.stood_in_for or seat.user
+        if person.pk != user.pk and not person.is_bot:
+            key = f"rematch_offered:{rematch}:{person.pk}"
+            _game_news(Notification.Kind.REMATCH_OFFERED, game, seat.number, person, key)
+
+
+def _game_news(kind: str, game: Game, number: int | None, user, dedupe_key: str) -> None:
     """One player's mail about ``game``, governed by the game e-mails setting."""
     if not _wants_mail(user) or not user.notify_game_end:
         return

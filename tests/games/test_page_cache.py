@@ -282,3 +282,39 @@ def test_in_development_an_edited_template_changes_the_release(settings, tmp_pat
     assert release.digest() == before
     os.utime(template, ns=(1, 2_000_000_000))  # saved again
     assert release.digest() != before
+
+
+def test_the_badge_counts_an_invitation_and_a_rematch_offer_on_a_cached_page(
+    client, started, count_kind
+):
+    """Both wait on "My games" for an answer, like a move: the menu shows them, on a
+    page from the cache too, and not once they are answered."""
+    from community import rematch
+    from lobby import invites
+    from tests.community.helpers import finish_by_play
+
+    game, first, second = started
+    waiting = first if game.seats.get(user=first).to_move else second
+    other = second if waiting == first else first
+    client.force_login(other)
+    badge = re.compile(r'<span class="badge"[^>]*>(\d+)</span>')
+    assert not badge.search(page(client, game))
+    host = UserFactory()
+    open_game = play.create_game(
+        host, count_kind, title="Open", players=3, options={}, time_limit_days=3, private=True
+    )
+    invitation = invites.invite(open_game.pk, host, other.username)
+    assert badge.search(page(client, game)).group(1) == "1"
+    assert badge.search(client.get("/").content.decode()).group(1) == "1"
+    invites.answer(invitation.pk, other, accept=False)
+    assert not badge.search(page(client, game))
+    done = play.create_game(
+        host, count_kind, title="Done", players=2, options={}, time_limit_days=3, private=False
+    )
+    play.join(done.pk, other)
+    finish_by_play(done)
+    rematch.answer(done.pk, host, True)
+    assert badge.search(page(client, game)).group(1) == "1"
+    assert badge.search(client.get("/my/").content.decode()).group(1) == "1"
+    rematch.answer(done.pk, other, False)
+    assert not badge.search(page(client, game))

@@ -88,14 +88,14 @@ def test_only_players_can_mute_with_the_button(game, db):
 
 
 def test_the_unsubscribe_page_names_every_kind_its_setting_covers(anna):
-    """A game's start, its end, a stand-in, a seat gone to a substitute and a request
-    to cancel share one setting: the link in any of them says all are switched off,
-    not only its own."""
+    """A game's start, its end, a stand-in, a seat gone to a substitute, a request
+    to cancel, an invitation and a rematch offer share one setting: the link in any of
+    them says all are switched off, not only its own."""
     client = Client()
     page = client.get(f"/notify/unsubscribe/{unsubscribe_token(anna, 'game_started')}/")
     text = page.content.decode()
     assert "Stop e-mails of these kinds: game started, game finished, " in text
     assert "a computer player took your seat, your seat went to a substitute, " in text
-    assert "a request to cancel a game?" in text
+    assert "a request to cancel a game, an invitation to a game, a rematch offer?" in text
     page = client.get(f"/notify/unsubscribe/{unsubscribe_token(anna, 'last_warning')}/")
     assert "Stop e-mails of this kind: last warning?" in page.content.decode()
