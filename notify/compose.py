@@ -23,6 +23,7 @@ from community.models import Rematch
 from games import replay, text
 from games.models import Game, Seat
 from lobby.models import Invitation
+from moderation.models import ChatMute
 
 from .away import on_vacation_here
 from .emails import absolute, links, make_message
@@ -254,6 +255,9 @@ def _invited(row: Notification, now: datetime.datetime) -> dict[str, Any]:
         raise Skip("game no longer open")
     if game.seat_of(row.user) is not None:
         raise Skip("already joined")  # from the lobby, without answering
+    if ChatMute.objects.filter(user=row.user, muted=invitation.invited_by_id).exists():
+        # Anyone can invite anyone: a player muted for their words is not heard by mail.
+        raise Skip("inviter muted")
     players = [s.user.name for s in game.seats.select_related("user").order_by("joined_at")]
     return {
         "game": game,

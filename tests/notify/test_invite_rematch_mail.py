@@ -147,3 +147,13 @@ def test_a_rematch_answered_or_declined_before_the_mail_went_is_not_sent(
     assert mails_to(bert, "rematch") == []
     row = Notification.objects.get(kind=Notification.Kind.REMATCH_OFFERED, user=bert)
     assert row.skipped == "offer decided or lapsed"
+
+
+def test_no_invitation_mail_from_a_player_the_invitee_has_muted(open_game, anna, bert):
+    from moderation.models import ChatMute
+
+    ChatMute.objects.create(user=bert, muted=anna)
+    invites.invite(open_game.pk, anna, "bert")
+    drain()
+    assert mails_to(bert) == []
+    assert Notification.objects.get(kind=Notification.Kind.INVITED).skipped == "inviter muted"
