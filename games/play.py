@@ -154,6 +154,7 @@ def join(game_id: int, user) -> Game:
         if game.is_full():
             raise PlayError(_("This game is full."))
         Seat.objects.create(game=game, user=user)
+        signals.joined.send(sender=Game, game=game, user=user)
         game.version += 1
         game.computer_played = game.computer_played or user.is_bot
         game.save(update_fields=["version", "computer_played"])

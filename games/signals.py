@@ -7,6 +7,9 @@ not do slow work here: they write rows and queue tasks with ``on_commit``.
 
 from django.dispatch import Signal
 
+# A player took a seat of an open game. kwargs: game, user.
+joined = Signal()
+
 # The game has started. kwargs: game.
 game_started = Signal()
 

@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class LobbyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "lobby"
+
+    def ready(self) -> None:
+        from . import receivers  # noqa: F401

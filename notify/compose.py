@@ -148,6 +148,9 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     if not row.user.notify_game_end:
         raise Skip("game e-mails off")
     game = _check_game(row)
+    if game.status != Game.Status.ACTIVE:
+        # Held back (quiet hours) until the game was over: its end has a mail of its own.
+        raise Skip("game over")
     seats = list(game.seats.select_related("user").order_by("number"))
     mine = next((s for s in seats if s.user_id == row.user_id and s.to_move), None)
     covers = []
@@ -253,8 +256,6 @@ def _invited(row: Notification, now: datetime.datetime) -> dict[str, Any]:
         raise Skip("answered")
     if game.status != Game.Status.OPEN:
         raise Skip("game no longer open")
-    if game.seat_of(row.user) is not None:
-        raise Skip("already joined")  # from the lobby, without answering
     if ChatMute.objects.filter(user=row.user, muted=invitation.invited_by_id).exists():
         # Anyone can invite anyone: a player muted for their words is not heard by mail.
         raise Skip("inviter muted")

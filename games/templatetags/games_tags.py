@@ -19,6 +19,14 @@ def as_json(value):
     return compact_json(value)
 
 
+@register.filter(is_safe=True)
+def before_full_stop(text):
+    """Names that end a sentence: "Clara K." gives up its own full stop to the
+    sentence's, so that there is one, not two."""
+    text = str(text)
+    return text[:-1] if text.endswith(".") else text
+
+
 @register.filter
 def get_item(mapping, key):
     try:

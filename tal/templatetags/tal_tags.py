@@ -28,6 +28,9 @@ def tal_board(context):
         # nobody is waited for and no plan is being written; the rules' final scoring
         # never happened, so there is no summary.
         view = {**view, "phase": "finished"}
+        if context["view"]["phase"] == "plan":
+            # plans never revealed: no "planning" marks and no half-written plans
+            view["seats"] = [{**s, "plan_submitted": None, "plan": None} for s in view["seats"]]
     return board.build(
         view,
         context.get("player_names") or {},

@@ -168,3 +168,21 @@ def test_a_title_in_another_language_of_the_site_still_names_the_kind(count_kind
     game.title = "Siam at night"
     with translation.override("de"):
         assert game.named == "„Siam at night“ (König von Siam)"
+
+
+def test_a_name_ending_a_sentence_gives_up_its_full_stop(client, count_kind):
+    """ "Agreed to cancel this game: Clara K." — one full stop, not two; the name is
+    still escaped once."""
+    from community import cancel
+    from tests.factories import UserFactory, running_game
+
+    clara, other = UserFactory(display_name="Clara K."), UserFactory(display_name="Tom & Jo")
+    game = running_game("count", [clara, other])
+    cancel.vote(game.pk, clara, True)
+    client.force_login(other)
+    text = client.get(f"/g/{game.pk}/").content.decode()
+    assert "Agreed to cancel this game: Clara K. When every player" in text
+    cancel.vote(game.pk, clara, False)
+    cancel.vote(game.pk, other, True)
+    text = client.get(f"/g/{game.pk}/").content.decode()
+    assert "Agreed to cancel this game: Tom &amp; Jo. When every player" in text

@@ -187,3 +187,18 @@ def test_an_open_game_left_to_computer_players_alone_is_closed(count_kind, host)
     play.leave(game.pk, host)
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED  # not left waiting in the lobby for ever
+
+
+def test_joining_from_the_game_page_answers_the_invitation(client, count_kind, host, guest):
+    """An invitee who joins with the game page's button, not the invitation's, finds no
+    invitation left to answer, and the creator sees it accepted."""
+    game = _game(host, count_kind, players=3)
+    client.force_login(host)
+    client.post(f"/g/{game.pk}/invite-player", {"username": "guest"})
+    client.force_login(guest)
+    assert "Host invites you" in client.get("/my/").content.decode()
+    assert client.post(f"/g/{game.pk}/join").status_code == 302
+    mine = client.get("/my/").content.decode()
+    assert "Host invites you" not in mine
+    assert '<span class="badge"' not in mine
+    assert Invitation.objects.get().status == Invitation.Status.ACCEPTED

@@ -261,3 +261,25 @@ def test_a_new_digest_hour_moves_the_waiting_digest(game, anna, bert, clock):
     drain()
     [digest] = mails_to(bert, "Your turn")
     assert digest.subject == "Your turn in 1 game"
+
+
+def test_a_start_held_by_quiet_hours_is_not_sent_after_the_game_ended(
+    anna, bert, clock, count_kind
+):
+    """Started and over in one night: the morning brings the result, not a start mail
+    with nobody to move."""
+    from games import play
+
+    bert.quiet_from, bert.quiet_until = datetime.time(9, 0), datetime.time(18, 0)
+    bert.save()
+    game = play.create_game(
+        anna, count_kind, title="Night", players=2, options={}, time_limit_days=3, private=False
+    )
+    play.join(game.pk, bert)  # 14:00 in Berlin: bert's mail waits until 18:00
+    play.resign(game.pk, anna)
+    clock.shift(4 * HOUR)
+    drain()
+    subjects = [m.subject for m in mails_to(bert)]
+    assert subjects == ["You won “Night”"]
+    row = Notification.objects.get(user=bert, kind="game_started")
+    assert row.skipped == "game over"

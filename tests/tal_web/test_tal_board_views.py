@@ -325,3 +325,5 @@ def test_a_game_resigned_in_mid_round_waits_for_nobody(client, tal_game, phase):
         assert "The game is over." in text and "to move." not in text
         assert 'class="badge turn"' not in text
         assert "resigned" in text
+        assert "plan submitted</span>" not in text and "planning</span>" not in text
+        assert "&rarr; ?" not in text
