@@ -37,6 +37,8 @@ def invite(game_id: int, by, username: str) -> Invitation:
         ).first()
         if invitee is None:
             raise play.PlayError(_("There is no player with this user name."), 404)
+        if invitee.pk == by.pk:
+            raise play.PlayError(_("You cannot invite yourself."))
         if game.seats.filter(user=invitee).exists():
             raise play.PlayError(_("This player has already joined the game."), 409)
         if game.is_full():
@@ -47,6 +49,11 @@ def invite(game_id: int, by, username: str) -> Invitation:
         if not created and invitation.status == Invitation.Status.DECLINED:
             # Asking again after a no would turn an invitation into pestering.
             raise play.PlayError(_("This player has declined the invitation."), 409)
+        if not created and invitation.status == Invitation.Status.PENDING:
+            raise play.PlayError(
+                _("%(name)s is invited already and has not answered yet.") % {"name": invitee.name},
+                409,
+            )
         if created:
             signals.invited.send(Invitation, game=game, user=invitee, by=by)
     return invitation
@@ -79,7 +86,11 @@ def answer(invitation_id: int, user, accept: bool) -> Invitation:
             raise play.PlayError(_("You have already answered this invitation."), 409)
         if accept:
             if game.status != Game.Status.OPEN:
-                raise play.PlayError(_("This game is not open for players any more."), 409)
+                raise play.PlayError(
+                    _("%(game)s is not open for players any more: it has started or ended.")
+                    % {"game": game.named},
+                    409,
+                )
             play.join(game.pk, user)
             invitation.status = Invitation.Status.ACCEPTED
         else:

@@ -64,6 +64,8 @@ def game_panel(context) -> dict:
             answers = {a.user_id: a.accepted for a in offer.answers.all()}
             accepted = [uid for uid, ok in answers.items() if ok and uid in names]
             panel["accepted_names"] = [names[uid] for uid in accepted]
+            refused = [uid for uid, ok in answers.items() if not ok and uid in names]
+            panel["declined_by"] = names[refused[0]] if refused else ""
             panel["my_answer"] = answers.get(user.pk) if user.is_authenticated else None
     return panel
 

@@ -41,7 +41,7 @@ def test_rematch_starts_when_every_player_accepted(client, started):
     assert Game.objects.count() == 2
 
 
-def test_one_refusal_ends_the_rematch(started):
+def test_one_refusal_ends_the_rematch(client, started):
     game, first, second = started
     finish_by_play(game)
     rematch.answer(game.pk, first, True)
@@ -53,6 +53,9 @@ def test_one_refusal_ends_the_rematch(started):
         rematch.answer(game.pk, second, True)
     rematch.answer(game.pk, second, False)  # the same refusal again: nothing new
     assert Game.objects.count() == 1
+    client.force_login(first)
+    text = client.get(f"/g/{game.pk}/").content.decode()
+    assert f"{second.name} declined the rematch." in text
 
 
 def test_rematch_refusals(started):

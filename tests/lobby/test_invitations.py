@@ -90,6 +90,8 @@ def test_only_the_creator_invites_and_only_existing_players(client, count_kind, 
         play_invite(game, host, "nobody-here")
     with pytest.raises(play.PlayError, match="already joined"):
         play_invite(game, host, "guest")
+    with pytest.raises(play.PlayError, match="You cannot invite yourself."):
+        play_invite(game, host, "HOST")
     assert not Invitation.objects.exists()
 
 
@@ -110,7 +112,7 @@ def test_an_invitation_to_a_game_that_filled_up_cannot_be_accepted(client, count
     client.force_login(guest)
     assert "invites you" not in client.get("/my/").content.decode()
     response = client.post(f"/invitations/{invitation.pk}/accept", follow=True)
-    assert "not open for players any more" in response.content.decode()
+    assert "“Sunday” (Count to Ten) is not open for players any more" in response.content.decode()
     invitation.refresh_from_db()
     assert invitation.status == Invitation.Status.PENDING
     assert game.seat_of(guest) is None
@@ -202,3 +204,14 @@ def test_joining_from_the_game_page_answers_the_invitation(client, count_kind, h
     assert "Host invites you" not in mine
     assert '<span class="badge"' not in mine
     assert Invitation.objects.get().status == Invitation.Status.ACCEPTED
+
+
+def test_inviting_again_says_the_invitation_waits_for_an_answer(client, count_kind, host, guest):
+    game = _game(host, count_kind, players=3)
+    client.force_login(host)
+    client.post(f"/g/{game.pk}/invite-player", {"username": "guest"}, follow=True)
+    again = client.post(f"/g/{game.pk}/invite-player", {"username": "guest"}, follow=True)
+    text = again.content.decode()
+    assert "Guest is invited already and has not answered yet." in text
+    assert "Guest is invited. The invitation" not in text
+    assert Invitation.objects.count() == 1

@@ -52,7 +52,8 @@ def test_the_invitee_is_mailed_where_to_answer(open_game, anna, bert):
 
 def test_an_invitation_repeated_sends_one_mail(open_game, anna, bert):
     invites.invite(open_game.pk, anna, "bert")
-    invites.invite(open_game.pk, anna, "Bert")
+    with pytest.raises(play.PlayError, match="Bert is invited already"):
+        invites.invite(open_game.pk, anna, "Bert")
     drain()
     assert len(mails_to(bert)) == 1
 

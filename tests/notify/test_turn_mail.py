@@ -197,6 +197,7 @@ def test_game_started_and_finished_mails(count_kind, anna, bert, clock):
     assert message.to == [anna.email] and message.subject == "“Race” is over"
     # told to the player who resigned, not about them by name
     assert "You resigned." in message.body and "Anna resigned." not in message.body
+    assert "“Race” (Count to Ten) is over." in message.body  # as the other mails name it
     assert "Winner: Bert" in message.body
 
 
