@@ -29,6 +29,24 @@ def bert(db):
 
 
 @pytest.fixture
+def carla(db):
+    return UserFactory(username="carla", display_name="Carla", time_zone="Europe/Berlin")
+
+
+@pytest.fixture
+def three(clock, count_kind, anna, bert, carla):
+    """A running game of three, "Three", its start mails sent and cleared."""
+    game = play.create_game(
+        anna, count_kind, title="Three", players=3, options={}, time_limit_days=3, private=False
+    )
+    play.join(game.pk, bert)
+    play.join(game.pk, carla)
+    drain()
+    mail.outbox.clear()
+    return game
+
+
+@pytest.fixture
 def game(clock, count_kind, anna, bert):
     """A running game of Count to Ten, anna in seat 0 (to move), bert in seat 1."""
     game = play.create_game(

@@ -1,12 +1,9 @@
 """A request to cancel by agreement reaches the other players by e-mail."""
 
 import pytest
-from django.core import mail
 
 from community import cancel
-from games import play
 from notify.models import Notification
-from tests.factories import UserFactory
 
 from .conftest import drain, mails_to
 
@@ -69,20 +66,13 @@ def test_no_mail_with_game_mails_turned_off(game, anna, bert):
     assert mails_to(bert) == []
 
 
-def test_in_a_game_of_three_only_the_first_request_is_mailed(clock, count_kind, anna, bert):
-    cara = UserFactory(username="cara", display_name="Cara")
-    game = play.create_game(
-        anna, count_kind, title="Three", players=3, options={}, time_limit_days=4, private=False
-    )
-    play.join(game.pk, bert)
-    play.join(game.pk, cara)
-    drain()
-    mail.outbox.clear()
+def test_in_a_game_of_three_only_the_first_request_is_mailed(three, anna, bert, carla):
+    game = three
     cancel.vote(game.pk, anna, True)
     cancel.vote(game.pk, bert, True)  # agrees: nobody is asked again
     drain()
     assert mails_to(anna) == [] and mails_to(bert) == []  # bert had agreed when it went
-    [message] = mails_to(cara)
+    [message] = mails_to(carla)
     # Said as it stands when the mail goes: both have asked by then.
     assert "Anna, Bert ask to cancel “Three”" in message.body
 

@@ -9,7 +9,6 @@ from games import play
 from lobby import invites
 from notify.models import Notification
 from tests.community.helpers import finish_by_play
-from tests.factories import UserFactory
 
 from .conftest import drain, mails_to
 
@@ -25,11 +24,6 @@ def open_game(clock, count_kind, anna):
     drain()
     mail.outbox.clear()
     return game
-
-
-@pytest.fixture
-def carla(db):
-    return UserFactory(username="carla", display_name="Carla", time_zone="Europe/Berlin")
 
 
 def test_the_invitee_is_mailed_where_to_answer(open_game, anna, bert):
@@ -93,12 +87,8 @@ def test_the_invitation_mail_is_a_game_mail_and_in_the_invitees_language(
 
 
 @pytest.fixture
-def finished(clock, count_kind, anna, bert, carla):
-    game = play.create_game(
-        anna, count_kind, title="Race", players=3, options={}, time_limit_days=3, private=False
-    )
-    play.join(game.pk, bert)
-    play.join(game.pk, carla)
+def finished(three):
+    game = three
     finish_by_play(game)
     drain()
     mail.outbox.clear()
@@ -111,8 +101,8 @@ def test_a_rematch_offer_is_mailed_to_the_others_until_they_answer(finished, ann
     assert mails_to(bert) == []
     for user in (anna, carla):
         [message] = mails_to(user)
-        assert message.subject == "A rematch of “Race”?"
-        assert "Bert proposes a rematch of “Race” (Count to Ten)" in message.body
+        assert message.subject == "A rematch of “Three”?"
+        assert "Bert proposes a rematch of “Three” (Count to Ten)" in message.body
         assert "One refusal ends the offer." in message.body
         assert "http://127.0.0.1:8000/my/" in message.body
         assert f"http://127.0.0.1:8000/g/{finished.pk}/" in message.body

@@ -299,15 +299,8 @@ def test_a_game_cancelled_by_agreement_is_told_as_cancelled_not_as_won_by_nobody
     assert "cancelled without a result" in html and "Winner" not in html
 
 
-def test_two_winners_are_called_winners_in_the_mail_and_on_the_page(count_kind, anna, bert, clock):
-    carla = UserFactory(username="carla", display_name="Carla")
-    game = play.create_game(
-        anna, count_kind, title="Three", players=3, options={}, time_limit_days=3, private=False
-    )
-    play.join(game.pk, bert)
-    play.join(game.pk, carla)
-    drain()
-    mail.outbox.clear()
+def test_two_winners_are_called_winners_in_the_mail_and_on_the_page(three, anna):
+    game = three
     play.resign(game.pk, anna)
     drain()
     [to_anna] = mails_to(anna, "is over")
