@@ -1,3 +1,4 @@
+import functools
 import hashlib
 import secrets
 from datetime import timedelta
@@ -26,6 +27,15 @@ def new_seed() -> int:
 
 def new_salt() -> str:
     return secrets.token_hex(16)
+
+
+@functools.cache
+def _names_in_every_language(msgid: str) -> frozenset[str]:
+    names = {msgid}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            names.add(gettext(msgid))
+    return frozenset(names)
 
 
 class Game(models.Model):
@@ -125,17 +135,17 @@ class Game(models.Model):
     @property
     def kind_name(self) -> str:
         """The game's name as players know it (King of Saba is King of Siam's other map)."""
+        return gettext(self._kind_msgid)
+
+    @property
+    def _kind_msgid(self) -> str:
         variant_name = getattr(self.engine, "variant_name", None)
-        return gettext(variant_name(self.options)) if variant_name else gettext(self.engine.name)
+        return variant_name(self.options) if variant_name else self.engine.name
 
     @property
     def title_is_kind(self) -> bool:
         """The title only names the kind (the form's default), in any of the site's languages."""
-        names = {self.kind_name}
-        for code, _name in settings.LANGUAGES:
-            with translation.override(code):
-                names.add(self.kind_name)
-        return self.title in names
+        return self.title in _names_in_every_language(self._kind_msgid)
 
     @property
     def named(self) -> str:

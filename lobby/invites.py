@@ -49,7 +49,12 @@ def invite(game_id: int, by, username: str) -> Invitation:
         if not created and invitation.status == Invitation.Status.DECLINED:
             # Asking again after a no would turn an invitation into pestering.
             raise play.PlayError(_("This player has declined the invitation."), 409)
-        if not created and invitation.status == Invitation.Status.PENDING:
+        if not created and invitation.status == Invitation.Status.ACCEPTED:
+            # They joined and left again (joining answers an invitation): ask anew.
+            invitation.status, invitation.invited_by = Invitation.Status.PENDING, by
+            invitation.save(update_fields=["status", "invited_by"])
+            created = True
+        elif not created and invitation.status == Invitation.Status.PENDING:
             raise play.PlayError(
                 _("%(name)s is invited already and has not answered yet.") % {"name": invitee.name},
                 409,

@@ -48,7 +48,9 @@ def compose(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, li
                 return _digest(row, now)
             context = {"user": user, **_GAME_KINDS[row.kind](row, now)}
             covered = context.pop("covers", [])
-            context.update(links(user, row.kind, row.game))
+            # An invitee is no player yet: a mute would silence the game they may join.
+            game = None if row.kind == Notification.Kind.INVITED else row.game
+            context.update(links(user, row.kind, game))
             return make_message(row.kind, row.address, context), covered
 
 

@@ -91,7 +91,12 @@ def cancel_asked(sender, game: Game, user, vote: int, **kwargs) -> None:
 @receiver(signals.invited)
 def invited(sender, game: Game, user, **kwargs) -> None:
     # The invitation waits on "My games", which the invitee may not open for days.
-    key = f"invited:{game.pk}:{user.pk}"
+    # The version tells an invitation renewed after joining and leaving from the first,
+    # whose mail, if it has not gone yet, the new one replaces.
+    Notification.objects.filter(
+        kind=Notification.Kind.INVITED, user=user, game=game, sent_at=None, claimed_at=None
+    ).update(skipped="invitation renewed")
+    key = f"invited:{game.pk}:{user.pk}:{game.version}"
     _game_news(Notification.Kind.INVITED, game, None, user, key)
 
 

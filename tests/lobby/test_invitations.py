@@ -215,3 +215,52 @@ def test_inviting_again_says_the_invitation_waits_for_an_answer(client, count_ki
     assert "Guest is invited already and has not answered yet." in text
     assert "Guest is invited. The invitation" not in text
     assert Invitation.objects.count() == 1
+
+
+def test_an_invitee_who_joined_and_left_can_be_invited_again(count_kind, host, guest):
+    import time_machine
+    from django.core import mail
+
+    from notify import outbox
+    from tests.notify.conftest import NOON
+
+    def invited_mails():
+        with time_machine.travel(NOON, tick=False):  # outside anybody's quiet hours
+            outbox.drain()
+        return [m for m in mail.outbox if "invites you" in m.subject]
+
+    game = _game(host, count_kind, players=3)
+    play_invite(game, host, "guest")
+    assert len(invited_mails()) == 1
+    play.join(game.pk, guest)
+    play.leave(game.pk, guest)
+    again = play_invite(game, host, "guest")
+    assert again.status == Invitation.Status.PENDING
+    assert len(invited_mails()) == 2
+    # Renewed before the first mail went: one mail, not two.
+    play.join(game.pk, guest)
+    play.leave(game.pk, guest)
+    play_invite(game, host, "guest")
+    play.join(game.pk, guest)
+    play.leave(game.pk, guest)
+    play_invite(game, host, "guest")
+    assert len(invited_mails()) == 3
+    # The invitation mail has no mute link: the invitee is not a player of the game yet.
+    assert "/notify/mute/" not in mail.outbox[-1].body
+
+
+def test_old_invitations_of_players_who_joined_are_answered_by_the_migration(
+    count_kind, host, guest
+):
+    import importlib
+
+    from django.apps import apps
+
+    game = _game(host, count_kind, players=3)
+    invitation = play_invite(game, host, "guest")
+    play.join(game.pk, guest)
+    Invitation.objects.filter(pk=invitation.pk).update(status="pending")  # as before the fix
+    migration = importlib.import_module("lobby.migrations.0002_joined_invitations_accepted")
+    migration.accept_joined(apps, None)
+    invitation.refresh_from_db()
+    assert invitation.status == Invitation.Status.ACCEPTED
