@@ -142,3 +142,22 @@ def test_one_long_word_in_chat_or_title_does_not_widen_the_game_page(
     page.locator(".chat-messages li").first.wait_for()
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.locator(".chat-messages li").first.bounding_box()["width"] < width
+
+
+def test_a_long_title_does_not_push_the_lobby_table_off_a_phone(login, live_server, count_kind):
+    """One open game titled with 80 letters and no space: its title wraps in its cell,
+    and the table still fits the phone with the players readable beside it."""
+    from games import play
+
+    host = UserFactory(username="longtitle")
+    play.create_game(
+        host, count_kind, title="W" * 80, players=3, options={}, time_limit_days=3, private=False
+    )
+    page = login(UserFactory(), width=WIDTH)
+    page.goto(f"{live_server.url}/")
+    table = page.locator("main table").first
+    table.wait_for()
+    width, wrap = table.evaluate("t => [t.offsetWidth, t.closest('.table-wrap').clientWidth]")
+    assert width <= wrap, (width, wrap)
+    last = table.locator("tbody td").last.bounding_box()
+    assert last["x"] + last["width"] <= WIDTH, last  # the time per move, without scrolling
