@@ -35,6 +35,10 @@ class BoardPage:
     since: Since | None = None  # what changed since the viewer last looked
     token: str = ""  # what the viewer saw; forms send it back to detect stale clicks
     stood_in: bool = False  # a computer player holds the viewer's seat: they may take it back
+    # The site ended the game before its rules did (a resignation, a time-out, a
+    # cancellation): the position shown is mid-game, but nothing in it goes on. Each
+    # board decides what that hides (a struggle "now", plans being written).
+    cut_short: bool = False
     # New on every render: a retried click (cut connection) sends the same id again.
     request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     # What each cached part drew (games.fragments), for the poller to send back.
@@ -212,6 +216,9 @@ def board_page(
             user.is_authenticated
             and game.status == Game.Status.ACTIVE
             and any(s.stood_in_for_id == user.pk for s in seats)
+        ),
+        cut_short=bool(
+            not history and game.status != Game.Status.ACTIVE and engine.result(state) is None
         ),
     )
 

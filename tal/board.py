@@ -114,7 +114,7 @@ def build(
 ) -> dict[str, Any]:
     """Everything the board template draws, from one viewer's view.
 
-    ``ended``: the site ended the game before the rules did (see ``tal_tags``)."""
+    ``ended``: the site ended the game before the rules did (``BoardPage.cut_short``)."""
     acts = BoardActions(view, player_names, version)
     for e in acts.entries:
         # the page's token comes from the drawing's root (htmx merges hx-vals upwards)

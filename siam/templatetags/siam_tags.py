@@ -11,19 +11,16 @@ def siam_board(context):
     page = context.get("page")
     since = getattr(page, "since", None)
     view = context["view"]
-    game = context.get("game")
-    if game is not None and game.status != "active" and not getattr(page, "history", False):
-        if view.get("struggle") is not None:
-            # Ended by the site (a resignation, a time-out, a cancellation) in mid-game:
-            # no struggle is being fought and no card is being played any more.
-            view = {
-                **view,
-                "pending": None,
-                "struggle": None,
-                "current_province": None,
-                "provinces": [{**p, "current": False} for p in view["provinces"]],
-                "track": [{**t, "current": False} for t in view["track"]],
-            }
+    if getattr(page, "cut_short", False):
+        # No struggle is being fought and no card is being played any more.
+        view = {
+            **view,
+            "pending": None,
+            "struggle": None,
+            "current_province": None,
+            "provinces": [{**p, "current": False} for p in view["provinces"]],
+            "track": [{**t, "current": False} for t in view["track"]],
+        }
     return board.build(
         view,
         context.get("player_names") or {},

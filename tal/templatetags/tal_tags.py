@@ -17,15 +17,9 @@ def tal_board(context):
     request = context.get("request")
     query = request.GET if request is not None else {}
     view = context["view"]
-    game = context.get("game")
-    ended = bool(
-        getattr(game, "status", "active") != "active"
-        and not getattr(page, "history", False)
-        and not view.get("finished")
-    )
+    ended = getattr(page, "cut_short", False)
     if ended:
-        # Ended by the site (a resignation, a time-out, a cancellation) in mid-round:
-        # nobody is waited for and no plan is being written; the rules' final scoring
+        # Nobody is waited for and no plan is being written; the rules' final scoring
         # never happened, so there is no summary.
         view = {**view, "phase": "finished"}
         if context["view"]["phase"] == "plan":
