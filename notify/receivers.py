@@ -94,7 +94,12 @@ def invited(sender, game: Game, user, **kwargs) -> None:
     # The version tells an invitation renewed after joining and leaving from the first,
     # whose mail, if it has not gone yet, the new one replaces.
     Notification.objects.filter(
-        kind=Notification.Kind.INVITED, user=user, game=game, sent_at=None, claimed_at=None
+        kind=Notification.Kind.INVITED,
+        user=user,
+        game=game,
+        sent_at=None,
+        claimed_at=None,
+        skipped="",
     ).update(skipped="invitation renewed")
     key = f"invited:{game.pk}:{user.pk}:{game.version}"
     _game_news(Notification.Kind.INVITED, game, None, user, key)
