@@ -139,7 +139,7 @@ def pending_for(user) -> list[Rematch]:
 
 
 def offers_for(user):
-    """``pending_for`` as a query (the menu's badge counts it)."""
+    """``pending_for`` as a query (``games.lists.badge_counts`` counts the same in SQL)."""
     answered = RematchAnswer.objects.filter(user=user).values("rematch_id")
     # From the player's recently ended seats (seat_person_ended) to each game's offer:
     # neither the player's older games nor the offers of the whole site are read.

@@ -51,7 +51,6 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable
-from datetime import timedelta
 from uuid import uuid4
 
 from django.conf import settings
@@ -61,7 +60,7 @@ from django.middleware.csrf import get_token
 from django.utils import timezone, translation
 from django.utils.timesince import timeuntil
 
-from . import fragments, release, since
+from . import fragments, lists, release, since
 from .fragments import CSRF_MARK, REQUEST_ID_MARK
 from .models import Game, Seat
 from .rows import planned_cursor
@@ -86,40 +85,29 @@ def _query() -> str:
     """Plain SQL, built once: compiling ORM queries would cost more than the rest of a hit."""
     from django.contrib.auth import get_user_model
 
-    from community.models import CancelVote, Rematch, RematchAnswer
-    from lobby.models import Invitation
+    from community.models import CancelVote
     from moderation.models import ChatMute
     from notify.models import Mute
 
     user = get_user_model()
-    seat, game, users = Seat._meta.db_table, Game._meta.db_table, user._meta.db_table
+    seat, users = Seat._meta.db_table, user._meta.db_table
     votes, mutes, chat_mutes = (
         CancelVote._meta.db_table,
         Mute._meta.db_table,
         ChatMute._meta.db_table,
     )
-    invitations, rematches, answers = (
-        Invitation._meta.db_table,
-        Rematch._meta.db_table,
-        RematchAnswer._meta.db_table,
-    )
     columns = _columns(Seat, "s") + _columns(user, "u") + _columns(user, "t")
     # Uncorrelated subqueries are computed once per query, not per seat row.
+    turns, invitations, offers = lists.badge_counts()
     counts = [
-        f"(SELECT COUNT(*) FROM {seat} s2 JOIN {game} g ON g.id = s2.game_id"
-        f" WHERE s2.user_id = %(user)s AND s2.to_move = %(yes)s AND g.status = %(active)s)",
+        turns,
         f"(SELECT COUNT(*) FROM {votes} WHERE game_id = %(game)s)",
         f"(SELECT MAX(id) FROM {votes} WHERE game_id = %(game)s)",
         f"(SELECT COUNT(*) FROM {mutes} WHERE user_id = %(user)s AND game_id = %(game)s)",
         f"(SELECT COUNT(*) FROM {chat_mutes} WHERE user_id = %(user)s)",
         f"(SELECT MAX(id) FROM {chat_mutes} WHERE user_id = %(user)s)",
-        # The badge's other parts (lists.waiting_count): invitations and rematch offers.
-        f"(SELECT COUNT(*) FROM {invitations} i JOIN {game} g3 ON g3.id = i.game_id"
-        f" WHERE i.invitee_id = %(user)s AND i.status = %(invited)s AND g3.status = %(open)s)",
-        f"(SELECT COUNT(*) FROM {rematches} r WHERE r.status = %(offered)s AND r.game_id IN"
-        f" (SELECT s3.game_id FROM {seat} s3 WHERE s3.person_id = %(user)s"
-        f" AND s3.ended_at > %(rematch_since)s) AND r.id NOT IN"
-        f" (SELECT a.rematch_id FROM {answers} a WHERE a.user_id = %(user)s))",
+        invitations,  # the badge's other parts (lists.waiting_count)
+        offers,
     ]
     return (
         f"SELECT {', '.join(counts + columns)} FROM {seat} s JOIN {users} u ON u.id = s.user_id"
@@ -145,21 +133,10 @@ def page_key(request, game: Game) -> str | None:
     A player's first look at the game is recorded first (``since.first_look``),
     so the key names the page as it will be drawn.
     """
-    from community.models import Rematch
-    from lobby.models import Invitation
-
     user = request.user
     sql = _query()
-    params = {
-        "user": user.pk if user.is_authenticated else None,
-        "game": game.pk,
-        "yes": True,
-        "active": Game.Status.ACTIVE,
-        "open": Game.Status.OPEN,
-        "invited": Invitation.Status.PENDING,
-        "offered": Rematch.Status.PENDING,
-        "rematch_since": timezone.now() - timedelta(days=settings.REMATCH_DAYS),
-    }
+    user_id = user.pk if user.is_authenticated else None
+    params = {"user": user_id, "game": game.pk, **lists.badge_params(user_id)}
     rows = _fetch(sql, params)
     if user.is_authenticated and any(r[USER] == user.pk and r[SEEN] is None for r in rows):
         since.first_look(game, user)

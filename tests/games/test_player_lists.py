@@ -314,3 +314,56 @@ def test_my_games_tells_the_time_left_for_my_move_and_how_long_the_others_have_h
         clock.shift(timedelta(hours=5))
         client.force_login(me)
         assert "5\xa0hours since the last move" in client.get("/my/").content.decode()
+
+
+def test_the_badge_counts_what_the_lists_show(count_kind):
+    """The menu's badge (``lists.waiting_count``, SQL written once) counts exactly what
+    "My games" lists as waiting: seats to move, open invitations, unanswered rematch
+    offers of recent games; not a finished game's seat, an answered invitation, an
+    answered offer, nor an offer older than REMATCH_DAYS."""
+    from django.conf import settings
+
+    from community import rematch
+    from games import lists
+    from lobby import invites
+    from tests.community.helpers import finish_by_play
+
+    me, host = UserFactory(), UserFactory()
+
+    def orm_count() -> int:
+        return (
+            lists.seats_to_move(me).count()
+            + len(invites.pending_for(me))
+            + rematch.offers_for(me).count()
+        )
+
+    def both() -> tuple[int, int]:
+        return lists.waiting_count(me), orm_count()
+
+    assert both() == (0, 0)
+    long_ago = START - timedelta(days=settings.REMATCH_DAYS + 2)
+    with time_machine.travel(long_ago, tick=False):
+        old = _started_game(count_kind, host, me, "Old", long_ago)
+        finish_by_play(old)
+        rematch.answer(old.pk, host, True)  # offered long ago: lapsed by now
+    with time_machine.travel(START, tick=False):
+        assert both() == (0, 0)
+        running = _started_game(count_kind, host, me, "Running", START)
+        waiting = 1 if running.seats.get(user=me).to_move else 0
+        assert both() == (waiting, waiting)
+        for title, answer in (("Asked", None), ("Declined", False)):
+            game = play.create_game(
+                host, count_kind, title=title, players=3, options={}, time_limit_days=3,
+                private=True,
+            )  # fmt: skip
+            invitation = invites.invite(game.pk, host, me.username)
+            if answer is not None:
+                invites.answer(invitation.pk, me, accept=answer)
+        assert both() == (waiting + 1, waiting + 1)
+        for title, answered in (("Offered", False), ("Answered", True)):
+            done = _started_game(count_kind, host, me, title, START)
+            finish_by_play(done)
+            rematch.answer(done.pk, host, True)
+            if answered:  # declined: accepting would start the rematch, a game to move in
+                rematch.answer(done.pk, me, False)
+        assert both() == (waiting + 2, waiting + 2)
