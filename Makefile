@@ -65,4 +65,5 @@ bench: $(STAMP)
 	$(PY) bench/sweep_deadlines.py
 	$(PY) bench/bots.py --games siam=200,tal=10 --playouts siam=100,tal=20 --positions 20
 	$(PY) bench/cold_positions.py
+	$(PY) bench/move_parts.py
 	$(PY) bench/site_load.py --quick
