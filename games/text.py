@@ -6,7 +6,7 @@ import functools
 import weakref
 from typing import Any
 
-from django.utils.translation import gettext, pgettext, trans_real
+from django.utils.translation import gettext, gettext_noop, pgettext, trans_real
 
 # The kinds of display words an argument's name marks (see enginekit): a word may
 # name a card and a faction alike (King of Siam's "Malai"), which German tells
@@ -110,3 +110,23 @@ def render(message: dict | None, names: dict[int, str], memo: dict | None = None
         return key.format(**args)
     except (KeyError, IndexError, ValueError):
         return key
+
+
+# The sentence as told to the player it is about: "You resigned.", not their own name
+# (the site's own reasons for an end; the engines' messages name every player alike).
+ABOUT_YOU = {
+    "{player} resigned.": gettext_noop("You resigned."),
+    "{player} did not move in time and lost.": gettext_noop("You did not move in time and lost."),
+    "{player} was removed from the game and lost.": gettext_noop(
+        "You were removed from the game and lost."
+    ),
+}
+
+
+def render_for(message: dict | None, names: dict[int, str], viewer: int | None) -> str:
+    """``render``, told to the seat ``viewer``: a sentence about that seat alone in the
+    second person (``ABOUT_YOU``)."""
+    about_you = ABOUT_YOU.get((message or {}).get("key"))
+    if about_you and viewer is not None and (message.get("args") or {}).get("player") == viewer:
+        return gettext(about_you)
+    return render(message, names)

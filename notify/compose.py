@@ -16,7 +16,6 @@ from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.translation import gettext, gettext_noop
 
 from community import rematch
 from community.models import Rematch
@@ -192,26 +191,9 @@ def _game_finished(row: Notification, now: datetime.datetime) -> dict[str, Any]:
         # A computer that stood in for the recipient (they ran out of time) won for itself.
         "won": row.seat in result.get("winners", [])
         and not game.seats.filter(number=row.seat, stood_in_for=row.user).exists(),
-        "reason": _reason(result.get("reason"), names, row.seat),
+        "reason": text.render_for(result.get("reason"), names, row.seat),
         "ranking": [names.get(n, "?") for n in result.get("ranking", [])],
     }
-
-
-# The reason as told to the player it is about: "You resigned.", not their own name.
-ABOUT_YOU = {
-    "{player} resigned.": gettext_noop("You resigned."),
-    "{player} did not move in time and lost.": gettext_noop("You did not move in time and lost."),
-    "{player} was removed from the game and lost.": gettext_noop(
-        "You were removed from the game and lost."
-    ),
-}
-
-
-def _reason(reason: dict | None, names: dict[int, str], seat: int | None) -> str:
-    about_you = ABOUT_YOU.get((reason or {}).get("key"))
-    if about_you and seat is not None and reason.get("args", {}).get("player") == seat:
-        return gettext(about_you)
-    return text.render(reason, names)
 
 
 def _stood_in(row: Notification, now: datetime.datetime) -> dict[str, Any]:

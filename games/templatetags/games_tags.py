@@ -10,8 +10,11 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def message(context, msg):
-    """Render an engine Message with the page's player names."""
-    return text.render(msg, context.get("player_names", {}))
+    """Render an engine Message with the page's player names, to the viewer's seat
+    ("You resigned." on their own page: ``text.render_for``)."""
+    page = context.get("page")
+    viewer = getattr(page, "viewer", None)
+    return text.render_for(msg, context.get("player_names", {}), viewer)
 
 
 @register.filter

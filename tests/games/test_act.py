@@ -201,7 +201,13 @@ def test_resign_ends_the_game_and_the_others_win(client, started):
     assert game.result["winners"] == [0]
     assert game.seats.get(user=second).resigned
     page = client.get(f"/g/{game.pk}/").content.decode()
-    assert "Bob resigned." in page or "Alice resigned." in page
+    # Told to the player it is about in the second person; to the others by name.
+    assert "You resigned." in page and f"{second.name} resigned." not in page
+    client.force_login(first)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert f"{second.name} resigned." in page and "You resigned." not in page
+    client.logout()
+    assert f"{second.name} resigned." in client.get(f"/g/{game.pk}/").content.decode()
 
 
 def test_cached_state_equals_a_fresh_replay(started):
