@@ -181,7 +181,7 @@ def board_page(
         state = replay.state_at(game, at)
     else:
         if state is None:
-            state = replay.current_state(game)
+            state = replay.state_as_read(game)
         at = game.move_count
     view = engine.view(state, viewer)
     token = view_token(view)

@@ -70,6 +70,23 @@ def current_state(game, *, locked: bool = False) -> Any:
     return state
 
 
+def state_as_read(game) -> Any:
+    """The state after ``game.move_count`` moves: the position of the game's row as it
+    was read, which a page draws (with that row's version in its links and its poll).
+
+    A cached state of that many moves is that position without a look at the log:
+    the cache key holds the take-back count, and while it stays the same the moves
+    in force only grow. (``current_state`` reads the log for moves made since.)
+    """
+    cached = cache.get(_cache_key(game))
+    if cached is not None and cached[1] == game.move_count:
+        return cached[2]
+    last_number, count, state = _position(game, game.move_count, cached)
+    if cached is None or cached[1] < count:
+        store(game, last_number, count, state)
+    return state
+
+
 def store(game, last_number: int, count: int, state: Any) -> None:
     cache.set(_cache_key(game), (last_number, count, state), CACHE_SECONDS)
 

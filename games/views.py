@@ -330,6 +330,8 @@ def poll(request, game):
 
 
 def _chat_context(request, game) -> dict:
+    if not game.chat_count:  # nothing was ever said (each line counts): no query
+        return {"chat": [], "chat_more": False}
     lines, more = chat_window(visible_chat(game, request.user), request.GET.get("chat") == "all")
     return {"chat": lines, "chat_more": more}
 

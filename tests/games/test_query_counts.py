@@ -174,3 +174,19 @@ def test_a_move_from_the_page_makes_a_fixed_number_of_queries(
     assert b'id="board-area"' in response.content
     sql = [q["sql"] for q in captured.captured_queries]
     assert not any("COUNT(" in q for q in sql), sql
+
+
+def test_a_game_nobody_chatted_in_asks_nothing_about_chat(client, started):
+    """The game's chat count says there is no line to read: the page does not ask for
+    lines; the first line said then shows."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game, first, second = started
+    client.force_login(first)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/g/{game.pk}/").status_code == 200
+    assert not [q for q in queries if "games_chatmessage" in q["sql"]]
+    play.post_chat(game.pk, second, "Hello there")
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert "Hello there" in page

@@ -318,3 +318,29 @@ def test_moves_are_numbered_without_counting_the_log(started, capsys):
     with pytest.raises(CommandError):
         call_command("check_replays")
     assert "the log has 2 moves, the game counts 3" in capsys.readouterr().out
+
+
+def test_a_page_draws_the_state_of_the_row_it_read_from_the_cache_without_the_log(
+    started, django_assert_num_queries
+):
+    """``replay.state_as_read``: the cached state of the row's move count needs no look
+    at the log; a row read before a later move gets its own position, not the later one
+    (the page's links and poll name that row's version)."""
+    game, first, second = started
+    play.act(game.pk, first, {"type": "add", "n": 1}, None)
+    game.refresh_from_db()
+    expected = statecodec.encode(replay.fresh_replay(game))
+    replay.current_state(game)  # cached, as every move leaves it
+    with django_assert_num_queries(0):
+        assert statecodec.encode(replay.state_as_read(game)) == expected
+    read_before = Game.objects.get(pk=game.pk)
+    play.act(game.pk, first, {"type": "end"}, None)  # a move after that row was read
+    assert statecodec.encode(replay.state_as_read(read_before)) == expected
+    game.refresh_from_db()
+    newer = statecodec.encode(replay.fresh_replay(game))
+    assert newer != expected
+    assert statecodec.encode(replay.state_as_read(game)) == newer
+    cache.clear()  # cold: from the snapshot and the log, then kept
+    assert statecodec.encode(replay.state_as_read(game)) == newer
+    with django_assert_num_queries(0):
+        replay.state_as_read(game)
