@@ -1,4 +1,5 @@
 from django import template
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from games import registry
@@ -32,9 +33,15 @@ def stats_for(items) -> dict[str, PlayerStats]:
     return {f"{row.user_id}:{row.kind}": row for row in rows}
 
 
-@register.inclusion_tag("community/_badge.html")
-def player_badge(stats: dict, user_id: int, kind: str) -> dict:
-    return {"stats": stats.get(f"{user_id}:{kind}")}
+@register.simple_tag
+def player_badge(stats: dict, user_id: int, kind: str) -> str:
+    """A player's record beside their name in a list (``community/_badge.html``), drawn
+    only for a player who has one: most seats of a long list have none to show, and a
+    template rendered per seat was a quarter of the archive page's time."""
+    record = stats.get(f"{user_id}:{kind}")
+    if record is None or not record.ended:
+        return ""
+    return render_to_string("community/_badge.html", {"stats": record})
 
 
 @register.inclusion_tag("community/_game_panel.html", takes_context=True)
