@@ -37,7 +37,8 @@ def badge_counts() -> tuple[str, str, str]:
     ``seats_to_move``, ``lobby.invites.pending_for`` and ``community.rematch.offers_for``
     on every page cost more than the query): the user's running seats to move, their
     invitations to open games, and the pending rematch offers of games they ended in
-    the last REMATCH_DAYS that they have not answered. Parameters: ``badge_params``.
+    the last REMATCH_DAYS that they have not answered (not those of a seat they left to
+    a substitute, as ``Seat.objects`` has none). Parameters: ``badge_params``.
     ``games.pagecache`` counts them in the query of its key."""
     from community.models import Rematch, RematchAnswer
     from lobby.models import Invitation
@@ -54,7 +55,8 @@ def badge_counts() -> tuple[str, str, str]:
         f" AND b4.status = %(badge_open)s)",
         f"(SELECT COUNT(*) FROM {rematches} b5 WHERE b5.status = %(badge_offered)s"
         f" AND b5.game_id IN (SELECT b6.game_id FROM {seat} b6"
-        f" WHERE b6.person_id = %(badge_user)s AND b6.ended_at > %(badge_since)s)"
+        f" WHERE b6.person_id = %(badge_user)s AND b6.ended_at > %(badge_since)s"
+        f" AND b6.vacated = %(badge_no)s)"
         f" AND b5.id NOT IN (SELECT b7.rematch_id FROM {answers} b7"
         f" WHERE b7.user_id = %(badge_user)s))",
     )
@@ -67,6 +69,7 @@ def badge_params(user_id: int | None) -> dict:
     return {
         "badge_user": user_id,
         "badge_yes": True,
+        "badge_no": False,
         "badge_active": Game.Status.ACTIVE,
         "badge_open": Game.Status.OPEN,
         "badge_invited": Invitation.Status.PENDING,
@@ -82,8 +85,9 @@ def my_seats(user) -> tuple[list[Seat], list[Seat]]:
 
     A seat a computer player holds for ``user`` (they timed out) counts as theirs
     (``Seat.person``): they may take it back while the game runs, and its game is
-    theirs once it ends. Aborted games count as finished once they had a board: their
-    history is worth keeping.
+    theirs once it ends. A seat they left to a substitute (``Seat.vacated``) is among
+    the finished ones from when they left: the game is over for them. Aborted games
+    count as finished once they had a board: their history is worth keeping.
     """
     # Both walk seat_person_ended: the running seats (ended_at is None), and the
     # finished ones newest first.
@@ -92,8 +96,9 @@ def my_seats(user) -> tuple[list[Seat], list[Seat]]:
         .select_related("game")
         .order_by("-to_move", "to_move_since", "-game__created_at")
     )
+    # Seat.every: a game they left to a substitute is theirs too, ended when they left.
     finished = list(
-        Seat.objects.filter(person=user, ended_at__isnull=False, game__started_at__isnull=False)
+        Seat.every.filter(person=user, ended_at__isnull=False, game__started_at__isnull=False)
         .select_related("game")
         .order_by("-ended_at", "-id")[:MY_FINISHED]
     )
@@ -112,7 +117,8 @@ def finished_games(player=None, public: bool = True) -> QuerySet[Game]:
     # (one sweep of the deadlines) in no fixed order could show twice or never.
     if player is not None:
         # The player's seats in that order (seat_person_ended), each joined to its game:
-        # a game a computer finished for them (they ran out of time) is theirs too.
+        # a game a computer finished for them (they ran out of time) is theirs too, and
+        # so is one they left to a substitute (a vacated seat, ended when they left).
         games = games.filter(seats__person=player, seats__ended_at__isnull=False)
         games = games.order_by("-seats__ended_at", "-seats__id")
     else:

@@ -235,6 +235,22 @@ class Game(models.Model):
         return self.seats.count() >= self.players
 
 
+class HeldSeats(models.Manager):
+    """The seats of players in their games: every seat but those left to a substitute.
+
+    It is the default manager, so ``game.seats`` and every seat query hold only these;
+    a player's own lists read ``Seat.every``, in which the games they left stay theirs.
+    (Joins in filters, ``Game.objects.filter(seats__...)``, see every seat.)
+    """
+
+    def get_queryset(self):
+        return super().get_queryset().filter(vacated=False)
+
+
+class AllSeats(models.Manager):
+    """Every seat, those left to a substitute too (``Seat.vacated``)."""
+
+
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
@@ -281,11 +297,23 @@ class Seat(models.Model):
     # in their order instead of reading every game of the player: games.play sets it
     # wherever a game with seats ends (_finish, abort).
     ended_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The player ran out of time and left the seat to a substitute (timeout policy
+    # SUBSTITUTE): the row stays, with its number and the time they left as ended_at, so
+    # that the game stays in their lists (my games, the archive, the profile) and nowhere
+    # else. The substitute gets a new row with the same number.
+    vacated = models.BooleanField(default=False, editable=False)
+
+    objects = HeldSeats()  # the default: game.seats, prefetches, the admin
+    every = AllSeats()
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
-            models.UniqueConstraint(fields=["game", "number"], name="unique_seat_number"),
+            models.UniqueConstraint(
+                fields=["game", "number"],
+                condition=models.Q(vacated=False),
+                name="unique_seat_number",
+            ),
         ]
         ordering = ["number", "joined_at", "pk"]
         indexes = [

@@ -630,11 +630,18 @@ def reclaim_seat(game_id: int, user) -> Game:
 
 
 def _open_seats(game: Game, late: list[Seat]) -> None:
-    """Take the late players out of their seats; the clock stops until substitutes come."""
+    """Take the late players out of their seats; the clock stops until substitutes come.
+
+    A seat left is kept as ``vacated`` (the game stays in its player's lists) and its
+    number is open: a substitute gets a new seat with it.
+    """
+    left_at = timezone.now()
     for seat in late:
         signals.seat_opened.send(sender=Game, game=game, number=seat.number, user=seat.user)
         game.left_on_time = [*game.left_on_time, seat.user_id]
-        seat.delete()
+        seat.vacated, seat.ended_at = True, left_at
+        seat.to_move, seat.to_move_since = False, None
+        seat.save(update_fields=["vacated", "ended_at", "to_move", "to_move_since"])
     game.deadline = None
     game.paused_remaining = timedelta(days=game.time_limit_days)
     game.save()

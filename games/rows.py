@@ -130,12 +130,13 @@ class SeatReader:
         stood_in = quote(Seat._meta.get_field("stood_in_for").column)
         user_pk = quote(user_model._meta.pk.column)
         game_id = quote(Seat._meta.get_field("game").column)
+        vacated = quote(Seat._meta.get_field("vacated").column)  # as Seat.objects
         order = ", ".join(_order_by(Seat, name, quote) for name in Seat._meta.ordering)
         sql = (
             f"SELECT {columns} FROM {seat_table} s"
             f" INNER JOIN {user_table} u ON s.{user_id} = u.{user_pk}"
             f" LEFT OUTER JOIN {user_table} t ON s.{stood_in} = t.{user_pk}"
-            f" WHERE s.{game_id} = %s ORDER BY {order}"
+            f" WHERE s.{game_id} = %s AND s.{vacated} = %s ORDER BY {order}"
         )
         pk_at = list(user_model._meta.concrete_fields).index(user_model._meta.pk)
         return connection.vendor, sql, parts, pk_at
@@ -147,7 +148,7 @@ class SeatReader:
             self._plan = self._prepare(connection)
         _, sql, parts, pk_at = self._plan
         with planned_cursor() as cursor:
-            cursor.execute(sql, [game.pk])
+            cursor.execute(sql, [game.pk, False])
             rows = cursor.fetchall()
         (seat_model, _, seat_names, seat_conv), (user_model, _, user_names, user_conv) = parts[:2]
         width = len(seat_names)

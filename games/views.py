@@ -101,14 +101,20 @@ class GameHidden(Exception):
 # The game and, in the same query, the viewer's seat's last visit (notify.presence).
 _games = RowReader(
     Game,
-    join=f"LEFT JOIN {Seat._meta.db_table} s ON s.game_id = t.id AND s.user_id = %s",
+    join=f"LEFT JOIN {Seat._meta.db_table} s"
+    " ON s.game_id = t.id AND s.user_id = %s AND s.vacated = %s",  # a seat held (Seat.objects)
     also="s.id, s.last_seen",
 )
 
 
+def _game_and_seat(game_id, user) -> tuple[Game, tuple] | None:
+    """The game's row and (seat id, last_seen) of the seat ``user`` holds in it, if any."""
+    return _games.read(game_id, [user.pk if user.is_authenticated else None, False])
+
+
 def _visible_game(request, game_id) -> Game:
     user = request.user
-    found = _games.read(game_id, [user.pk if user.is_authenticated else None])
+    found = _game_and_seat(game_id, user)
     if found is None:
         raise GameHidden
     game, (seat_id, last_seen) = found
@@ -419,7 +425,7 @@ def _answer(
     """
     status = error.status if error else 200
     # The game as the operation left it, with the viewer's seat (a player sees their game).
-    found = _games.read(game.pk, [request.user.pk if request.user.is_authenticated else None])
+    found = _game_and_seat(game.pk, request.user)
     if found is None:
         return _not_found(request)
     game, (seat_id, _last_seen) = found

@@ -107,7 +107,7 @@ def substitute_games() -> QuerySet:
             private=FALSE,
             timeout_policy=Game.TimeoutPolicy.SUBSTITUTE,
         )
-        .annotate(taken=Count("seats"))
+        .annotate(taken=Count("seats", filter=Q(seats__vacated=False)))
         .filter(taken__lt=F("players"))
         .prefetch_related("seats__user")
         .order_by("-created_at")[:50]

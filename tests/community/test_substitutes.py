@@ -168,3 +168,40 @@ def test_a_private_game_stays_visible_to_the_player_who_ran_out_of_time(client, 
     assert client.get(game.get_absolute_url()).status_code == 200
     client.force_login(nosy)
     assert client.get(game.get_absolute_url()).status_code == 404
+
+
+def test_the_game_stays_in_the_lists_of_the_player_who_left_it(client, opened):
+    """The seat they left is kept (vacated): for them the game ended when they left, lost
+    on time. It is in their finished games, not their running ones, nowhere as a seat
+    they hold, and once the game is over in their archive and on their profile."""
+    from community import rematch
+    from games import lists
+
+    game, stay, late = opened
+    client.force_login(late)
+    running, finished = lists.my_seats(late)
+    assert running == [] and [seat.game for seat in finished] == [game]
+    page = client.get("/my/").content.decode()
+    finished_part = page.split('id="finished-h"')[1]
+    assert "Needs a sub" in finished_part and "ran out of time" in finished_part
+    assert "Needs a sub" not in page.split('id="finished-h"')[0]
+    assert game.seat_of(late) is None and list(game.seats.all()) == [game.seat_of(stay)]
+    # Still running: not in the archive yet.
+    assert "Needs a sub" not in client.get("/archive/?mine=1").content.decode()
+
+    sub = UserFactory(username="sub")
+    play.take_seat(game.pk, sub)
+    play.resign(game.pk, sub)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert [seat.user for seat in game.seats.all()] == [stay, sub]
+    mine = client.get("/archive/?mine=1").content.decode()
+    assert "Needs a sub" in mine and "ran out of time" in mine
+    assert "Needs a sub" in client.get(f"/u/{late.username}/").content.decode()
+    client.force_login(sub)
+    assert "Needs a sub" in client.get("/archive/?mine=1").content.decode()
+    # A rematch is for those who played to the end: not offered to the one who left,
+    # and not counted in their menu's badge.
+    rematch.answer(game.pk, stay, True)
+    assert rematch.offers_for(late).count() == 0 and lists.waiting_count(late) == 0
+    assert rematch.offers_for(sub).count() == 1 and lists.waiting_count(sub) == 1
