@@ -89,9 +89,6 @@ class Game(models.Model):
     # A computer player held a seat at some time (practice, or standing in for
     # a late player): the game is rated for nobody, even once people hold every seat.
     computer_played = models.BooleanField(default=False)
-    # The players who ran out of time and left their seat to a substitute (user ids):
-    # none of them takes a seat of this game again, or they would get a fresh clock.
-    left_on_time = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -186,9 +183,19 @@ class Game(models.Model):
         """Private games are for their players (and moderators) only."""
         if not self.private or user.is_staff:
             return True
-        if user.is_authenticated and user.pk in self.left_on_time:
-            return True  # they played it until their time ran out
-        return self.seat_of(user) is not None or self.stood_in_seat(user) is not None
+        if not user.is_authenticated:
+            return False
+        # Anyone with a seat row: a player, one a computer stands in for, and one who
+        # played until their time ran out and left the seat to a substitute.
+        held = models.Q(user=user) | models.Q(stood_in_for=user)
+        return Seat.every.filter(held, game=self).exists()
+
+    def left_by(self, user) -> bool:
+        """``user`` ran out of time and left a seat of this game to a substitute: none
+        of its seats is for them again, or they would get a fresh clock."""
+        if not user.is_authenticated:
+            return False
+        return Seat.every.filter(game=self, user=user, vacated=True).exists()
 
     def stood_in_seat(self, user) -> "Seat | None":
         """The seat a computer player holds for ``user`` (they timed out), if any."""

@@ -638,7 +638,6 @@ def _open_seats(game: Game, late: list[Seat]) -> None:
     left_at = timezone.now()
     for seat in late:
         signals.seat_opened.send(sender=Game, game=game, number=seat.number, user=seat.user)
-        game.left_on_time = [*game.left_on_time, seat.user_id]
         seat.vacated, seat.ended_at = True, left_at
         seat.to_move, seat.to_move_since = False, None
         seat.save(update_fields=["vacated", "ended_at", "to_move", "to_move_since"])
@@ -660,7 +659,7 @@ def take_seat(game_id: int, user) -> Game:
             raise PlayError(_("This game is not running."), 409)
         if game.seat_of(user) is not None:
             raise PlayError(_("You are already playing in this game."))
-        if user.pk in game.left_on_time:
+        if game.left_by(user):
             raise PlayError(_("You ran out of time in this game: its seats are for others."), 409)
         open_seats = game.open_seats
         if not open_seats:

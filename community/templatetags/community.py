@@ -59,6 +59,7 @@ def game_panel(context) -> dict:
     panel = {"game": game, "page": page, "seated": seated, "user": user}
     if game.status == Game.Status.ACTIVE:
         panel["open_seats"] = page.open_seats
+        panel["left_here"] = bool(page.open_seats) and not seated and game.left_by(user)
         votes = page.cancel_votes
         panel["cancel_names"] = [names[uid] for uid in votes if uid in names]
         panel["my_cancel_vote"] = user.is_authenticated and user.pk in votes
