@@ -22,10 +22,13 @@ class SeatInline(admin.TabularInline):
         "to_move",
         "to_move_since",
         "resigned",
+        "vacated",
+        "ended_at",
     ]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("user")
+        # Seat.every: moderators see who left a seat to a substitute, and when.
+        return Seat.every.select_related("user")
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -118,16 +121,23 @@ class MoveAdmin(ReadOnlyAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(ReadOnlyAdmin):
-    list_display = ["game", "user", "number", "to_move", "resigned"]
+    list_display = ["game", "user", "number", "to_move", "resigned", "vacated"]
+    list_filter = ["vacated"]
     list_select_related = ["game", "user"]
     search_fields = ["user__username", "=game__id"]
-    readonly_fields = ["game", "user", "number", "joined_at", "to_move", "resigned"]
+    readonly_fields = [
+        "game", "user", "number", "joined_at", "to_move", "resigned", "vacated", "ended_at",
+    ]  # fmt: skip
     actions = [
         moderation_action(
             _("Remove these players from their games (as if their time had run out)"),
             moderation.remove_player,
         )
     ]
+
+    def get_queryset(self, request):
+        # Seat.every: a seat left to a substitute is part of the game's story.
+        return Seat.every.all()
 
 
 @admin.register(ChatMessage)

@@ -9,8 +9,11 @@ def vacate_left_seats(apps, schema_editor):
     Game = apps.get_model("games", "Game")
     Seat = apps.get_model("games", "Seat")
     SeatRecord = apps.get_model("community", "SeatRecord")
+    User = apps.get_model(settings.AUTH_USER_MODEL)
     for game in Game.objects.exclude(left_on_time=[]).iterator():
         for user_id in game.left_on_time:
+            if not User.objects.filter(pk=user_id).exists():
+                continue  # the account is gone (a list of ids kept no key to it)
             if Seat.objects.filter(game=game, user_id=user_id).exists():
                 continue  # they came back, somehow: their seat is the one they hold
             record = SeatRecord.objects.filter(game=game, user_id=user_id).first()
@@ -25,6 +28,19 @@ def vacate_left_seats(apps, schema_editor):
             )
             # joined_at is set on creation; the real one is unknown, the start is closest.
             Seat.objects.filter(pk=seat.pk).update(joined_at=game.started_at or left)
+
+
+def forget_vacated_seats(apps, schema_editor):
+    """Back to the list of ids: the players of vacated seats, whose rows go (else the
+    constraint on (game, number) for every row would fail where a substitute sits)."""
+    Game = apps.get_model("games", "Game")
+    Seat = apps.get_model("games", "Seat")
+    left: dict[int, list[int]] = {}
+    for game_id, user_id in Seat.objects.filter(vacated=True).values_list("game_id", "user_id"):
+        left.setdefault(game_id, []).append(user_id)
+    for game_id, user_ids in left.items():
+        Game.objects.filter(pk=game_id).update(left_on_time=user_ids)
+    Seat.objects.filter(vacated=True).delete()
 
 
 class Migration(migrations.Migration):
@@ -52,5 +68,5 @@ class Migration(migrations.Migration):
                 name="unique_seat_number",
             ),
         ),
-        migrations.RunPython(vacate_left_seats, migrations.RunPython.noop),
+        migrations.RunPython(vacate_left_seats, forget_vacated_seats),
     ]

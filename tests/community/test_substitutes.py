@@ -7,7 +7,7 @@ import time_machine
 
 from community.models import PlayerStats
 from games import deadlines, play, replay
-from games.models import Game
+from games.models import Game, Seat
 from games.pages import board_page
 from tests.factories import UserFactory
 
@@ -205,3 +205,19 @@ def test_the_game_stays_in_the_lists_of_the_player_who_left_it(client, opened):
     rematch.answer(game.pk, stay, True)
     assert rematch.offers_for(late).count() == 0 and lists.waiting_count(late) == 0
     assert rematch.offers_for(sub).count() == 1 and lists.waiting_count(sub) == 1
+
+
+def test_moderators_see_who_left_a_seat_to_a_substitute(client, opened):
+    from tests.moderation.admin_helpers import moderator
+
+    game, stay, late = opened
+    left_link = f"/admin/games/seat/{Seat.every.get(game=game, user=late).pk}/change/"
+    held_link = f"/admin/games/seat/{game.seats.get(user=stay).pk}/change/"
+    client.force_login(moderator())
+    left = client.get("/admin/games/seat/?vacated__exact=1").content.decode()
+    assert left_link in left and held_link not in left
+    held = client.get("/admin/games/seat/?vacated__exact=0").content.decode()
+    assert held_link in held and left_link not in held
+    assert client.get(left_link).status_code == 200
+    page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert page.count('<td class="field-vacated">') == 2

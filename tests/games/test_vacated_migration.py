@@ -1,5 +1,6 @@
 """games 0016: the players who left a seat to a substitute before seats were kept (only
-``Game.left_on_time`` remembered them) get that seat back as a vacated row."""
+``Game.left_on_time`` remembered them) get that seat back as a vacated row; going back
+turns vacated rows into that list again."""
 
 from datetime import timedelta
 
@@ -34,7 +35,7 @@ def test_a_seat_left_before_the_change_comes_back_as_a_vacated_one():
         game = Game.objects.create(
             kind="siam", title="Left", players=2, rules_version=1, status="active",
             started_at=started,
-            left_on_time=[late.pk],
+            left_on_time=[late.pk, 10**9],  # and an account deleted since
         )  # fmt: skip
         Seat.objects.create(game=game, user_id=stay.pk, person_id=stay.pk, number=0)
         Seat.objects.create(game=game, user_id=sub.pk, person_id=sub.pk, number=1)
@@ -51,5 +52,12 @@ def test_a_seat_left_before_the_change_comes_back_as_a_vacated_one():
         assert vacated.ended_at == left_at and vacated.joined_at == started
         held = Seat.objects.filter(game_id=game.pk, vacated=False)
         assert sorted(held.values_list("user_id", flat=True)) == [stay.pk, sub.pk]
+        assert Seat.objects.filter(game_id=game.pk).count() == 3
+
+        # And back: the list of ids again, and no row that would break the old constraint.
+        apps = _migrate(BEFORE)
+        game = apps.get_model("games", "Game").objects.get(pk=game.pk)
+        assert game.left_on_time == [late.pk]
+        assert apps.get_model("games", "Seat").objects.filter(game_id=game.pk).count() == 2
     finally:
         _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
