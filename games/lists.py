@@ -56,7 +56,7 @@ def badge_counts() -> tuple[str, str, str]:
         f"(SELECT COUNT(*) FROM {rematches} b5 WHERE b5.status = %(badge_offered)s"
         f" AND b5.game_id IN (SELECT b6.game_id FROM {seat} b6"
         f" WHERE b6.person_id = %(badge_user)s AND b6.ended_at > %(badge_since)s"
-        f" AND b6.vacated = %(badge_no)s)"
+        f" AND NOT b6.vacated)"
         f" AND b5.id NOT IN (SELECT b7.rematch_id FROM {answers} b7"
         f" WHERE b7.user_id = %(badge_user)s))",
     )
@@ -69,7 +69,6 @@ def badge_params(user_id: int | None) -> dict:
     return {
         "badge_user": user_id,
         "badge_yes": True,
-        "badge_no": False,
         "badge_active": Game.Status.ACTIVE,
         "badge_open": Game.Status.OPEN,
         "badge_invited": Invitation.Status.PENDING,

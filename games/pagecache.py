@@ -112,7 +112,7 @@ def _query() -> str:
     return (
         f"SELECT {', '.join(counts + columns)} FROM {seat} s JOIN {users} u ON u.id = s.user_id"
         f" LEFT JOIN {users} t ON t.id = s.stood_in_for_id"
-        f" WHERE s.game_id = %(game)s AND s.vacated = %(badge_no)s ORDER BY s.number, s.id"
+        f" WHERE s.game_id = %(game)s AND NOT s.vacated ORDER BY s.number, s.id"
     )
 
 

@@ -136,7 +136,7 @@ class SeatReader:
             f"SELECT {columns} FROM {seat_table} s"
             f" INNER JOIN {user_table} u ON s.{user_id} = u.{user_pk}"
             f" LEFT OUTER JOIN {user_table} t ON s.{stood_in} = t.{user_pk}"
-            f" WHERE s.{game_id} = %s AND s.{vacated} = %s ORDER BY {order}"
+            f" WHERE s.{game_id} = %s AND NOT s.{vacated} ORDER BY {order}"
         )
         pk_at = list(user_model._meta.concrete_fields).index(user_model._meta.pk)
         return connection.vendor, sql, parts, pk_at
@@ -148,7 +148,7 @@ class SeatReader:
             self._plan = self._prepare(connection)
         _, sql, parts, pk_at = self._plan
         with planned_cursor() as cursor:
-            cursor.execute(sql, [game.pk, False])
+            cursor.execute(sql, [game.pk])
             rows = cursor.fetchall()
         (seat_model, _, seat_names, seat_conv), (user_model, _, user_names, user_conv) = parts[:2]
         width = len(seat_names)

@@ -102,14 +102,14 @@ class GameHidden(Exception):
 _games = RowReader(
     Game,
     join=f"LEFT JOIN {Seat._meta.db_table} s"
-    " ON s.game_id = t.id AND s.user_id = %s AND s.vacated = %s",  # a seat held (Seat.objects)
+    " ON s.game_id = t.id AND s.user_id = %s AND NOT s.vacated",  # a seat held (Seat.objects)
     also="s.id, s.last_seen",
 )
 
 
 def _game_and_seat(game_id, user) -> tuple[Game, tuple] | None:
     """The game's row and (seat id, last_seen) of the seat ``user`` holds in it, if any."""
-    return _games.read(game_id, [user.pk if user.is_authenticated else None, False])
+    return _games.read(game_id, [user.pk if user.is_authenticated else None])
 
 
 def _visible_game(request, game_id) -> Game:
