@@ -39,12 +39,16 @@ $(AXE): package.json package-lock.json
 		echo "npm not found: the accessibility checks (axe-core) will be skipped."; \
 	fi
 
+# One process per core (pytest-xdist; TEST_JOBS=0 runs in this process), tests handed out
+# as workers free up, and the 20 slowest tests printed at the end.
+TEST_JOBS ?= auto
 test: $(STAMP) $(AXE)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_JOBS) --dist worksteal --durations=20 $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache --no-logo
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format .

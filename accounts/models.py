@@ -4,6 +4,7 @@ import zoneinfo
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -97,6 +98,11 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        """The player's profile: the frame's pages link names here without knowing
+        which app draws it."""
+        return reverse("profile", args=[self.username])
 
     @property
     def name(self) -> str:

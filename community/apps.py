@@ -6,4 +6,6 @@ class CommunityConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import receivers  # noqa: F401  (connects the game signals)
+        from . import frame, receivers  # noqa: F401  (receivers: connects the game signals)
+
+        frame.register()

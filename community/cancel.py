@@ -20,8 +20,8 @@ def vote(game_id: int, user, agree: bool) -> str:
     given, changes nothing ("agreed" / "withdrawn" again).
     """
     with transaction.atomic():
-        game = play._locked(game_id)
-        play._running_seat(game, user)
+        game = play.locked(game_id)
+        play.running_seat(game, user)
         if not agree:
             CancelVote.objects.filter(game=game, user=user).delete()
             _touch(game)

@@ -28,7 +28,7 @@ def answer(game_id: int, user, accept: bool) -> Rematch:
     after that an offer nobody has decided has lapsed, and no answer counts.
     """
     with transaction.atomic():
-        game = play._locked(game_id)  # one answer at a time, so the last one starts it once
+        game = play.locked(game_id)  # one answer at a time, so the last one starts it once
         players = people(game)  # read once: the seats do not change under the lock
         if all(person.pk != user.pk for person in players):
             raise play.NotAPlayer()

@@ -3,7 +3,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from games import play, registry
-from games.views import GoTo, _guarded
+from games.views import GoTo, guarded
 
 from . import cancel, rematch
 from .models import PlayerStats
@@ -18,14 +18,14 @@ def _yes_no(data, field: str) -> bool:
     return value == "yes"
 
 
-@_guarded
+@guarded
 def rematch_answer(request, game_id, data):
     offer = rematch.answer(game_id, request.user, _yes_no(data, "answer"))
     # The answer that starts the rematch leads its player to the new board.
     return GoTo(offer.new_game) if offer.status == offer.Status.STARTED else None
 
 
-@_guarded
+@guarded
 def cancel_vote(request, game_id, data):
     cancel.vote(game_id, request.user, _yes_no(data, "vote"))
 

@@ -4,7 +4,9 @@ Without any variables set, the site runs on embedded defaults: SQLite in WAL
 mode, an in-process cache, Celery tasks run eagerly, e-mail to the console.
 """
 
+import os
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
@@ -124,6 +126,12 @@ if DATABASES["default"]["ENGINE"].startswith("django.db.backends.postgresql"):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL and os.environ.get("PYTEST_XDIST_WORKER"):
+    # Parallel test processes (pytest-xdist: gw0, gw1, ...) each get a Redis database
+    # of their own, after the one named: every test clears the cache it uses.
+    _url = urlsplit(REDIS_URL)
+    _db = int(_url.path.strip("/") or 0) + 1 + int(os.environ["PYTEST_XDIST_WORKER"][2:])
+    REDIS_URL = urlunsplit(_url._replace(path=f"/{_db}"))
 if REDIS_URL:
     CACHES = {
         "default": {

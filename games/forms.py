@@ -3,6 +3,7 @@ from django.conf import settings
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from . import extend
 from .models import Game
 
 
@@ -37,13 +38,12 @@ def _team_note(engine, players: int) -> str:
     return note
 
 
-# What fills each seat besides the creator's: a person who joins, or a computer player.
-COMPUTER_CHOICES = [
-    ("", _("a person who joins")),
-    ("random", _("a computer player: easy")),
-    ("greedy", _("a computer player: medium")),
-    ("strong", _("a computer player: hard")),
-]
+def _computer_choices() -> list[tuple[str, str]]:
+    """What fills each seat besides the creator's: a person who joins, or a computer
+    player of one of the registered strengths (``games.extend.computer_players``)."""
+    computers = extend.computer_players()
+    strengths = computers.strengths if computers is not None else []
+    return [("", _("a person who joins"))] + [(value, name) for value, name, _about in strengths]
 
 
 class NewGameForm(forms.Form):
@@ -90,17 +90,22 @@ class NewGameForm(forms.Form):
         self.fields["title"].initial = gettext(engine.name)
         # Seat 1 is the creator's; seats past the chosen number of players are ignored.
         self.computer_names = []
-        for number in range(2, engine.max_players + 1):
+        computers = extend.computer_players()
+        choices = _computer_choices()
+        levels = " ".join(str(about) for _v, _n, about in computers.strengths) if computers else ""
+        for number in range(2, engine.max_players + 1) if computers else ():
             name = f"computer_{number}"
             self.fields[name] = forms.ChoiceField(
                 label=_("Seat %(n)d") % {"n": number},
-                choices=COMPUTER_CHOICES,
+                choices=choices,
                 required=False,
                 help_text=(
                     _(
                         "Fill empty seats with computer players for a practice game: it starts"
                         " at once when every seat is filled, and it is not rated."
                     )
+                    + " "
+                    + levels
                     if number == 2
                     else (_("Used only with at least %(n)d players.") % {"n": number})
                 ),

@@ -4,13 +4,11 @@ costs the same however many games the site and the player have (docs/performance
 from __future__ import annotations
 
 import functools
-from datetime import timedelta
 
-from django.conf import settings
 from django.db import connection
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
-from django.utils import timezone
 
+from . import extend
 from .models import FALSE, TRUE, Game, Seat
 
 MY_FINISHED = 20
@@ -24,57 +22,36 @@ def seats_to_move(user) -> QuerySet[Seat]:
 
 
 def waiting_count(user) -> int:
-    """The menu's badge: what waits for ``user`` — their move, an invitation or a
-    rematch offer to answer — counted in one query (``badge_counts``)."""
+    """The menu's badge: what waits for ``user`` (their move, and what feature apps
+    count: an invitation or a rematch offer to answer), counted in one query
+    (``badge_counts``)."""
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {' + '.join(badge_counts())}", badge_params(user.pk))
         return cursor.fetchone()[0]
 
 
 @functools.cache
-def badge_counts() -> tuple[str, str, str]:
-    """The badge's three parts as SQL subqueries, written once (compiling the ORM's
-    ``seats_to_move``, ``lobby.invites.pending_for`` and ``community.rematch.offers_for``
-    on every page cost more than the query): the user's running seats to move, their
-    invitations to open games, and the pending rematch offers of games they ended in
-    the last REMATCH_DAYS that they have not answered (not those of a seat they left to
-    a substitute, as ``Seat.objects`` has none). Parameters: ``badge_params``.
-    ``games.pagecache`` counts them in the query of its key."""
-    from community.models import Rematch, RematchAnswer
-    from lobby.models import Invitation
-
+def badge_counts() -> tuple[str, ...]:
+    """The badge's parts as SQL subqueries, written once (compiling ORM querysets on
+    every page cost more than the query): the user's running seats to move, then what
+    feature apps count (``games.extend.add_badge_part``: invitations, rematch offers).
+    Parameters: ``badge_params``. ``games.pagecache`` counts them in the query of its key.
+    """
     seat, game = Seat._meta.db_table, Game._meta.db_table
-    invitations, rematches = Invitation._meta.db_table, Rematch._meta.db_table
-    answers = RematchAnswer._meta.db_table
-    return (
+    turns = (
         f"(SELECT COUNT(*) FROM {seat} b1 JOIN {game} b2 ON b2.id = b1.game_id"
         f" WHERE b1.user_id = %(badge_user)s AND b1.to_move = %(badge_yes)s"
-        f" AND b2.status = %(badge_active)s)",
-        f"(SELECT COUNT(*) FROM {invitations} b3 JOIN {game} b4 ON b4.id = b3.game_id"
-        f" WHERE b3.invitee_id = %(badge_user)s AND b3.status = %(badge_invited)s"
-        f" AND b4.status = %(badge_open)s)",
-        f"(SELECT COUNT(*) FROM {rematches} b5 WHERE b5.status = %(badge_offered)s"
-        f" AND b5.game_id IN (SELECT b6.game_id FROM {seat} b6"
-        f" WHERE b6.person_id = %(badge_user)s AND b6.ended_at > %(badge_since)s"
-        f" AND NOT b6.vacated)"
-        f" AND b5.id NOT IN (SELECT b7.rematch_id FROM {answers} b7"
-        f" WHERE b7.user_id = %(badge_user)s))",
+        f" AND b2.status = %(badge_active)s)"
     )
+    return (turns, *(part.sql for part in extend.badge_parts()))
 
 
 def badge_params(user_id: int | None) -> dict:
-    from community.models import Rematch
-    from lobby.models import Invitation
-
-    return {
-        "badge_user": user_id,
-        "badge_yes": True,
-        "badge_active": Game.Status.ACTIVE,
-        "badge_open": Game.Status.OPEN,
-        "badge_invited": Invitation.Status.PENDING,
-        "badge_offered": Rematch.Status.PENDING,
-        "badge_since": timezone.now() - timedelta(days=settings.REMATCH_DAYS),
-    }
+    params = {"badge_user": user_id, "badge_yes": True, "badge_active": Game.Status.ACTIVE}
+    for part in extend.badge_parts():
+        if part.params is not None:
+            params.update(part.params())
+    return params
 
 
 def my_seats(user) -> tuple[list[Seat], list[Seat]]:

@@ -18,12 +18,12 @@ The key is a digest of every input of the page, read fresh on each request:
   vacations); ``Seat.last_seen`` is left out: it is written by the visits
   themselves and not shown;
 - the viewer's own row (name, language, time zone, staff) or "anonymous";
-- counted in the same query as the seats (``_query``): the viewer's number of
-  games waiting for them (the badge in the menu), the game's cancel votes,
-  whether the viewer muted e-mail about the game, and the players whose chat
-  the viewer muted. Votes and chat mutes are rows that are only ever added or
-  deleted, never changed, so their count and highest id say whether the set
-  changed;
+- counted in the same query as the seats (``_query``): the parts of the menu's
+  badge (the viewer's games waiting for them, their invitations and rematch offers),
+  and what the feature apps' parts of the page read, as each app registered it
+  (``games.extend.add_key_part``): the game's cancel votes, whether the viewer muted
+  e-mail about the game, the players whose chat the viewer muted. Rows that are only
+  ever added or deleted, never changed, are covered by their count and highest id;
 - the language, the time zone, the full path (``?at``, ``?log=all``,
   ``?chat=all`` and the board's own parameters), and whether htmx asked;
 - what depends on the clock: the "time left" text as it would be drawn now,
@@ -60,7 +60,7 @@ from django.middleware.csrf import get_token
 from django.utils import timezone, translation
 from django.utils.timesince import timeuntil
 
-from . import fragments, lists, release, since
+from . import extend, fragments, lists, release, since
 from .fragments import CSRF_MARK, REQUEST_ID_MARK
 from .models import Game, Seat
 from .rows import planned_cursor
@@ -81,44 +81,27 @@ def _columns(model, alias: str) -> list[str]:
 
 
 @functools.cache
-def _query() -> str:
-    """Plain SQL, built once: compiling ORM queries would cost more than the rest of a hit."""
+def _query() -> tuple[str, int, int]:
+    """Plain SQL, built once: compiling ORM queries would cost more than the rest of a hit.
+    Also the number of counts that begin each row, and how many of them make the badge."""
     from django.contrib.auth import get_user_model
-
-    from community.models import CancelVote
-    from moderation.models import ChatMute
-    from notify.models import Mute
 
     user = get_user_model()
     seat, users = Seat._meta.db_table, user._meta.db_table
-    votes, mutes, chat_mutes = (
-        CancelVote._meta.db_table,
-        Mute._meta.db_table,
-        ChatMute._meta.db_table,
-    )
     columns = _columns(Seat, "s") + _columns(user, "u") + _columns(user, "t")
     # Uncorrelated subqueries are computed once per query, not per seat row.
-    turns, invitations, offers = lists.badge_counts()
-    counts = [
-        turns,
-        f"(SELECT COUNT(*) FROM {votes} WHERE game_id = %(game)s)",
-        f"(SELECT MAX(id) FROM {votes} WHERE game_id = %(game)s)",
-        f"(SELECT COUNT(*) FROM {mutes} WHERE user_id = %(user)s AND game_id = %(game)s)",
-        f"(SELECT COUNT(*) FROM {chat_mutes} WHERE user_id = %(user)s)",
-        f"(SELECT MAX(id) FROM {chat_mutes} WHERE user_id = %(user)s)",
-        invitations,  # the badge's other parts (lists.waiting_count)
-        offers,
-    ]
-    return (
+    badge = list(lists.badge_counts())  # the menu's badge (lists.waiting_count)
+    counts = badge + extend.key_parts()  # and what the feature apps' parts read
+    sql = (
         f"SELECT {', '.join(counts + columns)} FROM {seat} s JOIN {users} u ON u.id = s.user_id"
         f" LEFT JOIN {users} t ON t.id = s.stood_in_for_id"
         f" WHERE s.game_id = %(game)s AND NOT s.vacated ORDER BY s.number, s.id"
     )
+    return sql, len(counts), len(badge)
 
 
-COUNTS = 8  # the first columns of each row: the same counts on every row
 _SEAT_COLUMNS = [c.split(".")[1] for c in _columns(Seat, "s")]
-USER, SEEN = (COUNTS + _SEAT_COLUMNS.index(name) for name in ("user_id", "seen_version"))
+_USER, _SEEN = (_SEAT_COLUMNS.index(name) for name in ("user_id", "seen_version"))
 
 
 def _fetch(sql: str, params: dict) -> list[tuple]:
@@ -134,19 +117,21 @@ def page_key(request, game: Game) -> str | None:
     so the key names the page as it will be drawn.
     """
     user = request.user
-    sql = _query()
+    sql, counts, badge = _query()
     user_id = user.pk if user.is_authenticated else None
     params = {"user": user_id, "game": game.pk, **lists.badge_params(user_id)}
     rows = _fetch(sql, params)
-    if user.is_authenticated and any(r[USER] == user.pk and r[SEEN] is None for r in rows):
+    if user.is_authenticated and any(
+        r[counts + _USER] == user.pk and r[counts + _SEEN] is None for r in rows
+    ):
         since.first_look(game, user)
         rows = _fetch(sql, params)
     if not rows:  # a running game always has a player; without one, nothing is cached
         return None
-    extras = list(rows[0][:COUNTS])
-    seats = [row[COUNTS:] for row in rows]
+    extras = list(rows[0][:counts])
+    seats = [row[counts:] for row in rows]
     # The menu's badge: the context processor takes it from here on a miss.
-    request.my_turn_count = extras[0] + extras[6] + extras[7]
+    request.my_turn_count = sum(extras[:badge])
     named = {
         "game": _row(game),
         "seats": seats,

@@ -43,6 +43,8 @@ class BoardPage:
     request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     # What each cached part drew (games.fragments), for the poller to send back.
     fragment_digests: dict[str, str] = field(default_factory=dict)
+    # What the feature apps' parts (games.extend) worked out once for this page.
+    memo: dict[str, Any] = field(default_factory=dict)
 
     # Both are drawn only inside the cached fragments (games.fragments): worked
     # out when a fragment is rendered, never for one served from the cache.
@@ -54,24 +56,6 @@ class BoardPage:
     @functools.cached_property
     def takebacks(self) -> list[dict[str, Any]]:
         return takebacks(self.game, self.viewer, self.player_names)
-
-    @functools.cached_property
-    def cancel_votes(self) -> list[int]:
-        """The users who agreed to cancel the running game (the header and the panel ask)."""
-        if self.game.status != Game.Status.ACTIVE:
-            return []
-        return list(self.game.cancel_votes.values_list("user_id", flat=True))
-
-    @property
-    def cancel_asked_by(self) -> list[str]:
-        """The players who asked to cancel the game, while the viewer has not agreed:
-        said at the top of the page, where the answer (at its foot) would be missed."""
-        if self.viewer is None or self.history or not self.cancel_votes:
-            return []
-        mine = next((s.user_id for s in self.seats if s.number == self.viewer), None)
-        if mine in self.cancel_votes:
-            return []
-        return [s.user.name for s in self.seats if s.user_id in self.cancel_votes]
 
     @property
     def my_turn(self) -> bool:

@@ -17,11 +17,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import bots
-from botplay import accounts as bot_accounts
 from enginekit import N_, IllegalAction, msg
 
-from . import lists, replay, signals, since, text
+from . import extend, lists, replay, signals, since, text
 from .models import ChatMessage, Game, Move, Seat
 from .pages import view_token
 from .rows import RowReader, read_seats
@@ -61,7 +59,7 @@ class RejectedAction(PlayError):
 _locking_read = RowReader(Game, lock=True)
 
 
-def _locked(game_id: int) -> Game:
+def locked(game_id: int) -> Game:
     """The game's row, locked until the transaction ends: one operation at a time."""
     found = _locking_read.read(game_id)
     if found is None:
@@ -69,17 +67,17 @@ def _locked(game_id: int) -> Game:
     return found[0]
 
 
-def _refuse_blocked(user) -> None:
+def refuse_blocked(user) -> None:
     # A ban sets is_active to False; sessions end with it, but a request
     # already past authentication (or a script) must still be refused here.
     if not user.is_active:
         raise PlayError(_("Your account is blocked."), 403)
 
 
-def _running_seat(game: Game, user, seats: list[Seat] | None = None) -> Seat:
+def running_seat(game: Game, user, seats: list[Seat] | None = None) -> Seat:
     """The user's seat in a running game, or the refusal that says why not
     (``seats``: the game's seats, when the caller has them already)."""
-    _refuse_blocked(user)
+    refuse_blocked(user)
     if seats is None:
         seat = game.seat_of(user)
     else:
@@ -109,11 +107,13 @@ def create_game(
     """A new game with ``user`` in the first seat and a computer player of each
     strength in ``computer_players`` in the next ones; it starts at once if
     that fills every seat."""
-    _refuse_blocked(user)
+    refuse_blocked(user)
     engine = kind.engine
     if timeout_policy not in Game.TimeoutPolicy.values:
         raise PlayError(_("Unknown timeout policy."))
-    if any(strength not in bots.STRENGTHS for strength in computer_players):
+    computers = extend.computer_players()
+    known = {strength for strength, _name, _about in computers.strengths} if computers else set()
+    if any(strength not in known for strength in computer_players):
         raise PlayError(_("Unknown strength of a computer player."))
     if len(computer_players) >= players:
         raise PlayError(_("At least one seat must be yours."))
@@ -135,7 +135,7 @@ def create_game(
         Seat.objects.create(game=game, user=user)
         seated = [user.pk]
         for strength in computer_players:
-            bot = bot_accounts.free_bot_user(strength, seated)
+            bot = computers.account(strength, seated)
             Seat.objects.create(game=game, user=bot)
             seated.append(bot.pk)
         if game.is_full():
@@ -144,9 +144,9 @@ def create_game(
 
 
 def join(game_id: int, user) -> Game:
-    _refuse_blocked(user)
+    refuse_blocked(user)
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if game.status != Game.Status.OPEN:
             raise PlayError(_("This game is not open for players any more."))
         if game.seats.filter(user=user).exists():
@@ -165,7 +165,7 @@ def join(game_id: int, user) -> Game:
 
 def leave(game_id: int, user) -> Game:
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if game.status != Game.Status.OPEN:
             raise PlayError(_("You can only leave a game before it starts."))
         seat = game.seat_of(user)
@@ -309,9 +309,9 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
     forced moves): the answer to the move draws it without rebuilding it.
     """
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         seats = read_seats(game)
-        seat = _running_seat(game, user, seats)
+        seat = running_seat(game, user, seats)
         engine = game.engine
         state = replay.current_state(game, locked=True)
         before, start = state, game.move_count
@@ -379,8 +379,8 @@ def _record(game: Game, seat: int, action: Any) -> int:
 def undo(game_id: int, user, seen: int | str | None) -> Game:
     """Take back ``user``'s last action, where the engine allows it."""
     with transaction.atomic():
-        game = _locked(game_id)
-        seat = _running_seat(game, user)
+        game = locked(game_id)
+        seat = running_seat(game, user)
         state = replay.current_state(game, locked=True)
         _check_seen(game, seat, state, seen)
         last = game.moves.filter(undone=False).order_by("-number").first()
@@ -404,8 +404,8 @@ def undo(game_id: int, user, seen: int | str | None) -> Game:
 def resign(game_id: int, user) -> Game:
     """Resigning ends the game: the resigning player (and their team) loses."""
     with transaction.atomic():
-        game = _locked(game_id)
-        seat = _running_seat(game, user)
+        game = locked(game_id)
+        seat = running_seat(game, user)
         seat.resigned = True
         seat.save(update_fields=["resigned"])
         game.version += 1
@@ -463,7 +463,7 @@ def sync_clock(game_id: int) -> str | None:
     (nothing to change), so running it again changes nothing more.
     """
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if game.status != Game.Status.ACTIVE:
             return None
         if game.open_seats:
@@ -515,7 +515,7 @@ def time_out(game_id: int, expected_deadline) -> str | None:
     "opened", "stood_in" or None.
     """
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         now = timezone.now()
         if (
             game.status != Game.Status.ACTIVE
@@ -585,15 +585,16 @@ def _stand_in(game: Game, numbers: list[int], reclaimable: bool = True) -> bool:
     Unless ``reclaimable`` (a player removed by a moderator is not), the
     computer remembers whom it stands in for, who may take the seat back.
     """
+    computers = extend.computer_players()
     seats = list(game.seats.select_related("user"))
     late = [seat for seat in seats if seat.number in numbers]
-    if all(seat.user.is_bot or seat.number in numbers for seat in seats):
+    if computers is None or all(seat.user.is_bot or seat.number in numbers for seat in seats):
         return False
     seated = [seat.user_id for seat in seats]
     for seat in late:
         if seat.user.is_bot:
             continue
-        bot = bot_accounts.free_bot_user(bot_accounts.STAND_IN_STRENGTH, seated)
+        bot = computers.account(computers.stand_in_strength, seated)
         seated.append(bot.pk)
         late_user, seat.user = seat.user, bot
         seat.stood_in_for = late_user if reclaimable else None
@@ -614,9 +615,9 @@ def reclaim_seat(game_id: int, user) -> Game:
     The computer's queued or running move is then refused (its task acts as
     the seat's user, which it no longer is); the clock runs on as it was.
     """
-    _refuse_blocked(user)
+    refuse_blocked(user)
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if game.status != Game.Status.ACTIVE:
             raise PlayError(_("This game is not running."), 409)
         seat = game.stood_in_seat(user)
@@ -654,7 +655,7 @@ def take_seat(game_id: int, user) -> Game:
     more, the clock runs again with the full time.
     """
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if game.status != Game.Status.ACTIVE:
             raise PlayError(_("This game is not running."), 409)
         if game.seat_of(user) is not None:
@@ -683,7 +684,7 @@ def abort(game_id: int, reason: dict) -> Game:
     still waiting for players is just closed.
     """
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         game.version += 1
         if game.status == Game.Status.OPEN:
             game.status = Game.Status.ABORTED
@@ -707,7 +708,7 @@ def remove_player(game_id: int, user) -> str:
     Returns "left", "lost" or "aborted".
     """
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         seat = game.seat_of(user)
         if seat is None:
             raise NotAPlayer()
@@ -742,9 +743,9 @@ def post_chat(game_id: int, user, text: str) -> ChatMessage:
             _("Chat messages can be at most %(n)d characters long.")
             % {"n": settings.CHAT_MAX_LENGTH}
         )
-    _refuse_blocked(user)
+    refuse_blocked(user)
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if game.seat_of(user) is None:
             raise NotAPlayer()
         if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):

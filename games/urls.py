@@ -1,11 +1,8 @@
 from django.urls import path
 
-from lobby import views as lobby_views
-
 from . import calendar_views, views
 
 urlpatterns = [
-    path("", lobby_views.home, name="home"),
     path("new/<slug:kind>/", views.new_game, name="new_game"),
     path("my/", views.my_games, name="my_games"),
     path("archive/", views.archive, name="archive"),

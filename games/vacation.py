@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from .models import VacationDay
@@ -59,8 +60,7 @@ def book(user, today: date | None = None) -> None:
 
 def record_today(today: date | None = None) -> int:
     """Count today for everyone on vacation, however the date was set (admin, shell)."""
-    from accounts.models import User
-
+    User = get_user_model()
     today = today or timezone.localdate()
     away = User.objects.filter(vacation_until__gte=today).values_list("pk", flat=True)
     created = VacationDay.objects.bulk_create(

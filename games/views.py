@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
@@ -18,11 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from accounts.models import User
-from moderation.reports import visible_chat
-from notify import presence
-
-from . import fragments, lists, pagecache, paging, play, record, registry, since
+from . import extend, fragments, lists, pagecache, paging, play, presence, record, registry, since
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
 from .pages import board_page, chat_window
@@ -53,7 +50,7 @@ def new_game(request, kind):
             computer_players=form.computer_players(),
         )
         return redirect(game)
-    return render(request, "lobby/new_game.html", {"form": form, "kind": game_kind})
+    return render(request, "games/new_game.html", {"form": form, "kind": game_kind})
 
 
 @login_required
@@ -62,7 +59,7 @@ def my_games(request):
     # A move due within a day is marked.
     hurry = timezone.now() + timedelta(days=1)
     context = {"seats": seats, "finished": finished, "hurry": hurry}
-    return render(request, "lobby/my_games.html", context)
+    return render(request, "games/my_games.html", context)
 
 
 def archive(request):
@@ -75,14 +72,14 @@ def archive(request):
         outcome_for = request.user
     elif request.GET.get("player"):
         player = outcome_for = get_object_or_404(
-            User, username=request.GET["player"], is_active=True
+            get_user_model(), username=request.GET["player"], is_active=True
         )
         games = lists.finished_games(player)
     else:
         games = lists.finished_games()
     page = paging.page_of(games, 30, request.GET.get("page"))
     context = {"page": page, "player": player, "outcome_for": outcome_for, "mine": mine}
-    return render(request, "lobby/archive.html", context)
+    return render(request, "games/archive.html", context)
 
 
 @login_required
@@ -98,7 +95,7 @@ class GameHidden(Exception):
     """The game does not exist, or the viewer may not see it: the same answer either way."""
 
 
-# The game and, in the same query, the viewer's seat's last visit (notify.presence).
+# The game and, in the same query, the viewer's seat's last visit (games.presence).
 _games = RowReader(
     Game,
     join=f"LEFT JOIN {Seat._meta.db_table} s"
@@ -204,7 +201,7 @@ def _bad_position(request, game):
 def game_page(request, game):
     presence.seen(request, game.pk, game.viewer_last_seen)
     if not game.was_played:
-        return render(request, "lobby/open_game.html", _open_context(request, game))
+        return render(request, "games/open_game.html", _open_context(request, game))
     try:
         at = _at(request, game)
     except BadPosition:
@@ -338,7 +335,8 @@ def poll(request, game):
 def _chat_context(request, game) -> dict:
     if not game.chat_count:  # nothing was ever said (each line counts): no query
         return {"chat": [], "chat_more": False}
-    lines, more = chat_window(visible_chat(game, request.user), request.GET.get("chat") == "all")
+    lines = extend.visible_chat(game, request.user)
+    lines, more = chat_window(lines, request.GET.get("chat") == "all")
     return {"chat": lines, "chat_more": more}
 
 
@@ -466,7 +464,7 @@ def _answer(
         if not game.was_played:
             messages.error(request, message)
             return render(
-                request, "lobby/open_game.html", _open_context(request, game), status=status
+                request, "games/open_game.html", _open_context(request, game), status=status
             )
         context = _board_context(request, game, error=message, error_near=error_near)
         return render(request, "games/game.html", context, status=status)
@@ -504,7 +502,7 @@ def _once(request, game, data, operation):
         return operation(request, game.pk, data)
 
 
-def _guarded(operation=None, *, invite_opens=False, error_near=""):
+def guarded(operation=None, *, invite_opens=False, error_near=""):
     """A POST that runs a play operation for a signed-in user who may see the
     game, turning refusals into answers (``error_near``: see ``_answer``)."""
 
@@ -536,24 +534,24 @@ def _guarded(operation=None, *, invite_opens=False, error_near=""):
     return decorate(operation) if operation else decorate
 
 
-@_guarded
+@guarded
 def act(request, game_id, data):
     if "action" not in data:
         raise play.PlayError(_("No action was sent."))
     return play.act(game_id, request.user, data["action"], _seen_version(data))
 
 
-@_guarded
+@guarded
 def undo(request, game_id, data):
     play.undo(game_id, request.user, _seen_version(data))
 
 
-@_guarded
+@guarded
 def resign(request, game_id, data):
     play.resign(game_id, request.user)
 
 
-@_guarded(error_near="chat")  # a refused line is said beside the chat form
+@guarded(error_near="chat")  # a refused line is said beside the chat form
 def chat(request, game_id, data):
     text = data.get("text", "")
     if not isinstance(text, str):
@@ -561,7 +559,7 @@ def chat(request, game_id, data):
     play.post_chat(game_id, request.user, text)
 
 
-@_guarded(invite_opens=True)
+@guarded(invite_opens=True)
 def join(request, game_id, data):
     game = Game.objects.get(pk=game_id)
     if game.private and Game.from_invite_token(data.get("token")) != game:
@@ -569,7 +567,7 @@ def join(request, game_id, data):
     play.join(game_id, request.user)
 
 
-@_guarded
+@guarded
 def seen(request, game_id, data):
     """The player dismisses "since you last looked": what they see now counts as seen."""
     seat = Seat.objects.filter(game_id=game_id, user=request.user).first()
@@ -578,12 +576,12 @@ def seen(request, game_id, data):
     since.mark_seen(Game.objects.get(pk=game_id), seat.pk)
 
 
-@_guarded
+@guarded
 def leave(request, game_id, data):
     play.leave(game_id, request.user)
 
 
-@_guarded(invite_opens=True)
+@guarded(invite_opens=True)
 def take_seat(request, game_id, data):
     game = Game.objects.get(pk=game_id)
     if game.private and Game.from_invite_token(data.get("token")) != game:
@@ -591,7 +589,7 @@ def take_seat(request, game_id, data):
     play.take_seat(game_id, request.user)
 
 
-@_guarded
+@guarded
 def reclaim_seat(request, game_id, data):
     play.reclaim_seat(game_id, request.user)
 
@@ -605,8 +603,8 @@ def invite(request, token):
             return redirect(game)
         # A late friend with a link that opens nothing any more: say why, and nothing
         # of the game but its kind (an old link is no pass to read the game).
-        return render(request, "lobby/invite_closed.html", {"game": game}, status=410)
-    return render(request, "lobby/open_game.html", _open_context(request, game, token=token))
+        return render(request, "games/invite_closed.html", {"game": game}, status=410)
+    return render(request, "games/open_game.html", _open_context(request, game, token=token))
 
 
 @require_GET

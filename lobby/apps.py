@@ -6,4 +6,6 @@ class LobbyConfig(AppConfig):
     name = "lobby"
 
     def ready(self) -> None:
-        from . import receivers  # noqa: F401
+        from . import frame, receivers  # noqa: F401  (receivers: connects the game signals)
+
+        frame.register()

@@ -1,9 +1,9 @@
 """Inviting a player by name to an open game, and the invitee's answer."""
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from accounts.models import User
 from games import play, signals
 from games.models import Game
 
@@ -21,20 +21,22 @@ def may_invite(game: Game, user) -> bool:
 
 def invite(game_id: int, by, username: str) -> Invitation:
     """The creator of an open game asks ``username`` to join it."""
-    play._refuse_blocked(by)
+    play.refuse_blocked(by)
     username = (username or "").strip()
     if not username:
         raise play.PlayError(_("Type the user name of the player to invite."))
     with transaction.atomic():
-        game = play._locked(game_id)
+        game = play.locked(game_id)
         if game.status != Game.Status.OPEN:
             raise play.PlayError(_("This game is not open for players any more."), 409)
         if not may_invite(game, by):
             raise play.PlayError(_("Only the creator of a game can invite players."), 403)
         # Computer players are seated when the game is created, never invited.
-        invitee = User.objects.filter(
-            username__iexact=username, is_active=True, is_bot=False
-        ).first()
+        invitee = (
+            get_user_model()
+            .objects.filter(username__iexact=username, is_active=True, is_bot=False)
+            .first()
+        )
         if invitee is None:
             raise play.PlayError(_("There is no player with this user name."), 404)
         if invitee.pk == by.pk:
@@ -85,7 +87,7 @@ def answer(invitation_id: int, user, accept: bool) -> Invitation:
         invitation = Invitation.objects.filter(pk=invitation_id, invitee=user).first()
         if invitation is None:
             raise play.PlayError(_("There is no such invitation."), 404)
-        game = play._locked(invitation.game_id)
+        game = play.locked(invitation.game_id)
         invitation.refresh_from_db()
         if invitation.status != Invitation.Status.PENDING:
             raise play.PlayError(_("You have already answered this invitation."), 409)

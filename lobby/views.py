@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import play, registry
-from games.views import _guarded
+from games.views import guarded
 
 from . import invites, listing
 
@@ -31,7 +31,7 @@ def _query_without(query, name: str) -> str:
     return f"{encoded}&" if encoded else ""
 
 
-@_guarded
+@guarded
 def invite_player(request, game_id, data):
     invitation = invites.invite(game_id, request.user, data.get("username", ""))
     messages.success(request, _invited_message(invitation))

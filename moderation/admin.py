@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from . import actions
+from . import actions, games_admin  # noqa: F401  (games_admin: the games' records)
 from .confirm import ReadOnlyAdmin, moderation_action
 from .models import AuditEntry, Report
 

@@ -59,13 +59,6 @@ def muted_ids(user) -> set[int]:
     return set(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
 
 
-def visible_chat(game, user):
-    """The chat lines ``user`` reads: not hidden by a moderator, not from a player they muted."""
-    lines = game.chat.filter(hidden=False).select_related("user")
-    muted = muted_ids(user)
-    return lines.exclude(user_id__in=muted) if muted else lines
-
-
 def set_muted(user, other, muted: bool) -> None:
     if other.pk == user.pk:
         raise ReportError(_("You cannot mute yourself."))

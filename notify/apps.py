@@ -6,4 +6,7 @@ class NotifyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import receivers  # noqa: F401  (connects the game signals)
+        # receivers connect the game signals; tasks are called by name (notify.outbox).
+        from . import frame, receivers, tasks  # noqa: F401
+
+        frame.register()

@@ -1,4 +1,4 @@
-"""Writing, claiming and delivering outbox rows.
+"""Writing and claiming outbox rows (``notify.delivery`` sends them).
 
 A row is written in the transaction that causes it (a move, a sign-up), so it
 exists exactly when the change does. After commit a Celery task delivers it;
@@ -11,13 +11,21 @@ from __future__ import annotations
 import datetime
 import logging
 
+from celery import current_app
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from . import schedule
 from .models import Notification
 
 logger = logging.getLogger(__name__)
+
+# The task that delivers one row (notify.tasks), called by its name: it runs
+# notify.delivery, which reads this module, so importing it here would close a circle.
+# NotifyConfig.ready imports notify.tasks, so the name is known wherever rows are queued
+# (an eager task, as in the tests and ``make run``, runs in this process).
+DELIVER_TASK = "notify.tasks.deliver"
 
 # A claim older than this belongs to a worker that died while sending.
 CLAIM_TIMEOUT = datetime.timedelta(minutes=10)
@@ -78,16 +86,14 @@ def queue(
 
 def enqueue(pk: int) -> None:
     """Hand a row to a worker; never fails the request that caused it."""
-    from .tasks import deliver
-
     try:
-        deliver.delay(pk)
+        current_app.signature(DELIVER_TASK, args=(pk,)).delay()
     except Exception:
         # Broker down (or, when eager, anything else): the drain sends it later.
         logger.warning("could not queue delivery of notification %s", pk, exc_info=True)
 
 
-def _claimable(now: datetime.datetime):
+def claimable(now: datetime.datetime):
     return (
         Notification.objects.filter(sent_at=None, skipped="", due_at__lte=now)
         .filter(Q(next_attempt_at=None) | Q(next_attempt_at__lte=now))
@@ -96,60 +102,11 @@ def _claimable(now: datetime.datetime):
 
 
 def claim(pk: int, now: datetime.datetime) -> bool:
-    return _claimable(now).filter(pk=pk).update(claimed_at=now) == 1
+    return claimable(now).filter(pk=pk).update(claimed_at=now) == 1
 
 
 def backoff(attempts: int) -> datetime.timedelta:
     return min(datetime.timedelta(minutes=2**attempts), MAX_BACKOFF)
-
-
-def deliver(pk: int) -> str:
-    """Send one row if it is due and nobody else is sending it; returns what happened."""
-    from .compose import compose
-
-    now = timezone.now()
-    if not claim(pk, now):
-        return "not claimed"
-    row = Notification.objects.select_related("user", "game").get(pk=pk)
-    bundled: list[int] = []
-    try:
-        message, bundled = compose(row, now)
-    except Skip as reason:
-        Notification.objects.filter(pk=pk).update(skipped=str(reason)[:100] or "skipped")
-        return "skipped"
-    except Postpone as later:
-        Notification.objects.filter(pk=pk).update(due_at=later.until, claimed_at=None)
-        return "postponed"
-    except Exception as error:
-        logger.exception("could not compose notification %s", pk)
-        _failed(row, now, error)
-        return "failed"
-    try:
-        message.send()
-    except Exception as error:
-        logger.warning("could not send notification %s: %s", pk, error)
-        _failed(row, now, error)
-        Notification.objects.filter(pk__in=bundled).update(claimed_at=None)
-        return "failed"
-    # Only rows this worker still holds: one taken over after a stall is the other's.
-    Notification.objects.filter(pk__in=[pk, *bundled], claimed_at=now).update(
-        sent_at=now, last_error=""
-    )
-    if row.kind == Notification.Kind.RAW:
-        # Account mail carries sign-up and password-reset keys: once delivered,
-        # the outbox keeps no copy of them.
-        Notification.objects.filter(pk=pk).update(text="", html="")
-    return "sent"
-
-
-def _failed(row: Notification, now: datetime.datetime, error: Exception) -> None:
-    attempts = row.attempts + 1
-    Notification.objects.filter(pk=row.pk).update(
-        claimed_at=None,
-        attempts=attempts,
-        next_attempt_at=now + backoff(attempts),
-        last_error=f"{type(error).__name__}: {error}"[:2000],
-    )
 
 
 def reschedule(user, now: datetime.datetime | None = None) -> int:
@@ -161,8 +118,6 @@ def reschedule(user, now: datetime.datetime | None = None) -> int:
     arrive while it is of use. Turns kept for the daily digest wait for the
     new digest hour, or, with the digest turned off, go as turn mails of their own.
     """
-    from . import schedule
-
     now = now or timezone.now()
     waiting = Notification.objects.filter(user=user, sent_at=None, skipped="", claimed_at=None)
     digest = Notification.Kind.DIGEST
@@ -182,18 +137,3 @@ def reschedule(user, now: datetime.datetime | None = None) -> int:
         for pk in freed:
             transaction.on_commit(lambda pk=pk: enqueue(pk))
     return len(freed)
-
-
-def due(now: datetime.datetime | None = None, limit: int = 500) -> list[int]:
-    now = now or timezone.now()
-    rows = _claimable(now).filter(in_digest=False).order_by("due_at", "pk")
-    return list(rows.values_list("pk", flat=True)[:limit])
-
-
-def drain(now: datetime.datetime | None = None) -> dict[str, int]:
-    """Deliver every due row; what a crashed worker or a dead broker left behind."""
-    outcome: dict[str, int] = {}
-    for pk in due(now):
-        result = deliver(pk)
-        outcome[result] = outcome.get(result, 0) + 1
-    return outcome

@@ -2,17 +2,17 @@
 
 from celery import shared_task
 
-from . import outbox, reminders
+from . import delivery, reminders
 
 
 @shared_task(ignore_result=True)
 def deliver(pk: int) -> str:
-    return outbox.deliver(pk)
+    return delivery.deliver(pk)
 
 
 @shared_task(ignore_result=True)
 def drain() -> dict:
-    return outbox.drain()
+    return delivery.drain()
 
 
 @shared_task(ignore_result=True)

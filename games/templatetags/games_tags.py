@@ -1,11 +1,72 @@
 from django import template
 from django.utils import timezone
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
 
-from games import fragments, text
+from games import extend, fragments, text
 from games.actions import compact_json
+from games.models import Game
 
 register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def parts(context, place: str) -> str:
+    """What feature apps draw at ``place`` (``games.extend.add_part``), in their order,
+    each with this place's context and what its own function adds."""
+    drawn = []
+    for part in extend.parts(place):
+        extra = part.context(context) if part.context is not None else {}
+        if extra is None:
+            continue
+        drawing = context.template.engine.get_template(part.template)
+        with context.push(**extra):
+            drawn.append(drawing.render(context))
+    return mark_safe("".join(drawn))
+
+
+@register.simple_tag
+def name_marks_for(games) -> list:
+    """What the name marks of a list of games (or of seats of games) need, prepared
+    once for the list (``games.extend.add_name_mark``)."""
+    games = [getattr(item, "game", item) for item in games]
+    return [(mark, mark.prepare(games)) for mark in extend.name_marks()]
+
+
+@register.simple_tag
+def name_marks(prepared, user_id: int, kind: str) -> str:
+    """The marks beside one player's name in a list: "" where no app has one to show."""
+    if not prepared:
+        return ""
+    drawn = ((mark.draw(ready, user_id, kind),) for mark, ready in prepared)
+    return format_html_join("", "{}", drawn)
+
+
+@register.simple_tag
+def winner_names(game: Game) -> str:
+    """The winners of a finished game, from the seats read with it (the lists prefetch them)."""
+    winners = set((game.result or {}).get("winners") or [])
+    return text.join_names([seat.user.name for seat in game.seats.all() if seat.number in winners])
+
+
+@register.simple_tag
+def outcome(game: Game, player) -> str:
+    """How an ended game went for ``player`` ("My games", the archive, the profile):
+    aborted, ran out of time (a computer stood in for them to the end, or they left
+    the seat to a substitute), won, lost, or finished (nobody won: a draw)."""
+    if game.status == Game.Status.ABORTED:
+        return _("aborted")
+    winners = (game.result or {}).get("winners") or []
+    for seat in game.seats.all():
+        if seat.stood_in_for_id == player.pk:
+            return _("ran out of time")
+        if seat.user_id == player.pk:
+            if seat.number in winners:
+                return _("won")
+            return _("lost") if winners else _("finished")
+    return _("ran out of time")  # they left the seat to a substitute
 
 
 @register.simple_tag(takes_context=True)

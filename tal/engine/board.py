@@ -170,3 +170,10 @@ def empty_levels(size: str) -> list[list[str | None]]:
 def slot_position(size: str, level: int, slot: int) -> tuple[int, int]:
     side = LEVEL_SIDES[size][level]
     return divmod(slot, side)
+
+
+def plan_budget(pos: list[str], plan: list[str | None], i: int) -> int:
+    """Steps overseer ``i`` may be planned to go: what the other one's plan leaves.
+    (The engine lists the plan actions from this, and the view too, without building them.)"""
+    other = 1 - i
+    return STEPS - DIST[pos[other]][plan[other] or pos[other]]

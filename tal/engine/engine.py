@@ -9,8 +9,10 @@ from enginekit import N_, IllegalAction, Message, OptionSpec, Result, msg
 from enginekit.log import SharedLog
 
 from . import board as B
+from .determinize import determinize as redraw_secrets
 from .scoring import is_complete, pyramid_points, pyramid_type
 from .state import Site, TalState, own_rng
+from .view import build_view
 
 ACTION_KEYS: dict[str, set[str]] = {
     "bid": {"type", "group", "rings"},
@@ -211,19 +213,12 @@ def _move_actions(state: TalState, seat: int, kind: str) -> list[dict[str, Any]]
     return out
 
 
-def plan_budget(pos: list[str], plan: list[str | None], i: int) -> int:
-    """Steps overseer ``i`` may be planned to go: what the other one's plan leaves.
-    (``view`` lists the plan actions from this too, without building them.)"""
-    other = 1 - i
-    return B.STEPS - B.DIST[pos[other]][plan[other] or pos[other]]
-
-
 def _plan_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     pos = state.overseers[seat]
     plan = state.plans[seat]
     for i in range(B.OVERSEERS):
-        budget = plan_budget(pos, plan, i)
+        budget = B.plan_budget(pos, plan, i)
         dist = B.DIST[pos[i]]
         for node in B.NODES:
             if node != plan[i] and dist[node] <= budget:
@@ -1014,14 +1009,10 @@ class TalEngine:
 
     def determinize(self, state: TalState, seat: int, rng: random.Random) -> TalState:
         """A copy with what ``seat`` cannot see redrawn at random (for computer players)."""
-        from .determinize import determinize
-
-        return determinize(state, seat, rng)
+        return redraw_secrets(state, seat, rng)
 
     # view ---------------------------------------------------------------------
     def view(self, state: TalState, viewer: int | None) -> dict[str, Any]:
-        from .view import build_view
-
         return build_view(self, state, viewer)
 
 

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from enginekit import N_, Message, msg
+from enginekit import N_, Engine, Message, msg
 from enginekit.log import mapped
 
 from . import board as B
-from .engine import plan_budget
 from .scoring import pyramid_type
 from .state import TalState
-
-if TYPE_CHECKING:
-    from .engine import TalEngine
 
 
 def action_label(state: TalState, seat: int, a: dict[str, Any]) -> Message:
@@ -198,7 +194,7 @@ def _plan_entries(state: TalState, seat: int) -> list[dict[str, Any]]:
     plan = state.plans[seat]
     out: list[dict[str, Any]] = []
     for i in range(B.OVERSEERS):
-        budget = plan_budget(pos, plan, i)  # never over STEPS
+        budget = B.plan_budget(pos, plan, i)  # never over STEPS
         if budget < 0:
             continue
         by_budget, where = _plan_row(i, pos[i])
@@ -221,7 +217,7 @@ _MOVE_LABEL = {
 }
 
 
-def _actions(engine: TalEngine, state: TalState, seat: int) -> list[dict[str, Any]]:
+def _actions(engine: Engine, state: TalState, seat: int) -> list[dict[str, Any]]:
     """``legal_actions`` labelled as ``action_label`` labels them: in the plan phase the
     shared entries above, moves labelled inline (a worker turn offers up to a few
     hundred), the rest one call each."""
@@ -389,7 +385,7 @@ def _market_view(
     return groups
 
 
-def build_view(engine: TalEngine, state: TalState, viewer: int | None) -> dict[str, Any]:
+def build_view(engine: Engine, state: TalState, viewer: int | None) -> dict[str, Any]:
     n = state.players
     active = sorted(engine.active_seats(state))
     prompt = None

@@ -128,7 +128,7 @@ def test_the_player_who_ran_out_of_time_cannot_take_the_open_seat_back(client, o
     new one. They are told by e-mail, and still see the game they played."""
     from django.core import mail
 
-    from notify import outbox
+    from notify import delivery
 
     game, stay, late = opened
     client.force_login(late)
@@ -139,7 +139,7 @@ def test_the_player_who_ran_out_of_time_cannot_take_the_open_seat_back(client, o
         play.take_seat(game.pk, late)
     assert game.open_seats == [1]
     with time_machine.travel(game.started_at + timedelta(days=30), tick=False):
-        outbox.drain()  # the time-out was in the future
+        delivery.drain()  # the time-out was in the future
     [told] = [m for m in mail.outbox if m.to == [late.email] and "ran out" in m.subject]
     assert told.subject == "Your time ran out in “Needs a sub”"
     assert "counts as lost for you" in told.body and game.get_absolute_url() in told.body

@@ -221,12 +221,12 @@ def test_an_invitee_who_joined_and_left_can_be_invited_again(count_kind, host, g
     import time_machine
     from django.core import mail
 
-    from notify import outbox
+    from notify import delivery
     from tests.notify.conftest import NOON
 
     def invited_mails():
         with time_machine.travel(NOON, tick=False):  # outside anybody's quiet hours
-            outbox.drain()
+            delivery.drain()
         return [m for m in mail.outbox if "invites you" in m.subject]
 
     game = _game(host, count_kind, players=3)

@@ -5,7 +5,7 @@ import time_machine
 from django.core import mail
 
 from games import play
-from notify import outbox
+from notify import delivery
 from tests.factories import UserFactory
 
 # A Wednesday noon in UTC: outside everybody's default quiet hours in Europe.
@@ -70,7 +70,7 @@ def game(clock, count_kind, anna, bert):
 
 
 def drain():
-    return outbox.drain()
+    return delivery.drain()
 
 
 def turn(game, user, n=1):

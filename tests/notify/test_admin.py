@@ -13,10 +13,10 @@ pytestmark = pytest.mark.django_db
 def test_admin_lists_failed_mail_and_retries_it_now(settings):
     settings.EMAIL_BACKEND = "tests.notify.backends.RefusingBackend"
     RefusingBackend.refusing = True
-    from notify import outbox
+    from notify import delivery, outbox
 
     row = outbox.queue(kind="raw", address="x@example.com", dedupe_key="raw:x", subject="Hello")
-    assert outbox.deliver(row.pk) == "failed"
+    assert delivery.deliver(row.pk) == "failed"
     admin = UserFactory(is_staff=True, is_superuser=True)
     client = Client()
     client.force_login(admin)

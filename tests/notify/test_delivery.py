@@ -6,7 +6,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from notify import outbox, tasks
+from notify import delivery, outbox, tasks
 from notify.models import Notification
 
 from .backends import RefusingBackend
@@ -28,12 +28,12 @@ def test_two_deliveries_of_one_row_send_it_once(game, anna, bert, monkeypatch):
 
     def send_while_another_worker_tries(message, *args, **kwargs):
         # A second worker gets the same row while the first one is sending it.
-        outcomes.append(outbox.deliver(row.pk))
+        outcomes.append(delivery.deliver(row.pk))
         return real_send(message, *args, **kwargs)
 
     monkeypatch.setattr(mail.EmailMultiAlternatives, "send", send_while_another_worker_tries)
-    outcomes.append(outbox.deliver(row.pk))
-    outcomes.append(outbox.deliver(row.pk))
+    outcomes.append(delivery.deliver(row.pk))
+    outcomes.append(delivery.deliver(row.pk))
     assert outcomes == ["not claimed", "sent", "not claimed"]
     assert len(mails_to(bert)) == 1
 
@@ -83,7 +83,7 @@ def test_broker_down_the_move_succeeds_and_the_drain_sends(
     def broker_down(*args, **kwargs):
         raise ConnectionRefusedError(111, "Connection refused")
 
-    monkeypatch.setattr(tasks.deliver, "delay", broker_down)
+    monkeypatch.setattr(tasks.deliver, "apply_async", broker_down)
     client = Client()
     client.force_login(anna)
     with django_capture_on_commit_callbacks(execute=True):

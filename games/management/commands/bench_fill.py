@@ -17,30 +17,31 @@ import random
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.utils import timezone
 
-from accounts.models import User
+from games import registry
 from games.models import Game, Move, Seat
-from tal.engine import ENGINE
 
 BATCH = 5000
 
 
-def _sample_game(moves: int) -> tuple[int, list[tuple[int, dict]], dict]:
-    """(seed, the first ``moves`` (seat, action) pairs, the result) of a random game."""
+def _sample_game(engine, moves: int) -> tuple[int, list[tuple[int, dict]], dict]:
+    """(seed, the first ``moves`` (seat, action) pairs, the result) of a random
+    two-player game of ``engine``."""
     for seed in range(1, 100):
         rng = random.Random(seed)
-        state = ENGINE.setup(2, {}, seed)
+        state = engine.setup(2, {}, seed)
         played: list[tuple[int, dict]] = []
-        while ENGINE.result(state) is None:
-            seat = rng.choice(sorted(ENGINE.active_seats(state)))
-            action = rng.choice(ENGINE.legal_actions(state, seat))
+        while engine.result(state) is None:
+            seat = rng.choice(sorted(engine.active_seats(state)))
+            action = rng.choice(engine.legal_actions(state, seat))
             played.append((seat, action))
-            state = ENGINE.apply(state, seat, action)
+            state = engine.apply(state, seat, action)
         if len(played) >= moves:
-            return seed, played[:moves], dict(ENGINE.result(state))
+            return seed, played[:moves], dict(engine.result(state))
     raise CommandError(f"no random game reached {moves} moves")
 
 
@@ -96,6 +97,7 @@ class Command(BaseCommand):
         parser.add_argument("--user", default="", help="also seat this user in some games")
         parser.add_argument("--every", type=int, default=100)
         parser.add_argument("--yes", action="store_true", help="fill even a non-empty database")
+        parser.add_argument("--title", default="tal", help="the registered title of every game")
 
     def handle(self, *args, **opts):
         games, moves = opts["games"], opts["moves"]
@@ -103,14 +105,20 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1 and --moves not negative")
         if Game.objects.exists() and not opts["yes"]:
             raise CommandError("The database already holds games; pass --yes to add more.")
+        try:
+            kind = registry.get(opts["title"])
+        except KeyError:
+            raise CommandError(f"There is no title {opts['title']!r}.") from None
+        engine = kind.engine
         per_game, extra = divmod(moves, games)
-        seed, sample, result = _sample_game(per_game + (1 if extra else 0))
+        seed, sample, result = _sample_game(engine, per_game + (1 if extra else 0))
         pool = self._users(opts["users"])
-        me = User.objects.filter(username=opts["user"]).first() if opts["user"] else None
+        users = get_user_model().objects
+        me = users.filter(username=opts["user"]).first() if opts["user"] else None
         if opts["user"] and me is None:
             raise CommandError(f"There is no user {opts['user']!r}.")
         move_into, move_row = _move_rows(sample)
-        rules = ENGINE.rules_version
+        rules = engine.rules_version
         now = timezone.now()
         made = 0
         while made < games:
@@ -122,7 +130,7 @@ class Command(BaseCommand):
                     start = now - timedelta(days=400, minutes=i)
                     batch.append(
                         Game(
-                            kind="tal",
+                            kind=kind.slug,
                             title=f"Bench {i}",
                             options={"advanced": False, "expert": False},
                             players=2,
@@ -176,7 +184,8 @@ class Command(BaseCommand):
                     cursor.execute(f"{command} {model._meta.db_table}")
         self.stdout.write(f"\n{games} games and {moves} moves added.")
 
-    def _users(self, count: int) -> list[User]:
+    def _users(self, count: int) -> list:
+        User = get_user_model()
         existing = list(User.objects.filter(username__startswith="benchpool").order_by("pk"))
         missing = [
             User(username=f"benchpool{i}", email=f"benchpool{i}@example.invalid")

@@ -4,10 +4,10 @@ import random
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from accounts.models import User
 from games import play, registry, replay
 
 DEMO_PASSWORD = "demo-password-2026"
@@ -26,7 +26,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        if options["if_empty"] and User.objects.exists():
+        if options["if_empty"] and get_user_model().objects.exists():
             return
         with transaction.atomic():
             users = [self.user(name, display) for name, display in DEMO_USERS]
@@ -50,7 +50,7 @@ class Command(BaseCommand):
         )
 
     def user(self, username, display_name):
-        user, created = User.objects.get_or_create(
+        user, created = get_user_model().objects.get_or_create(
             username=username,
             defaults={"email": f"{username}@example.com", "display_name": display_name},
         )

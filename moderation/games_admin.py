@@ -1,12 +1,16 @@
+"""The admin of the frame's records (games, moves, seats, chat): moderators read them
+and act on them through moderation actions; ``games`` itself registers no admin, as it
+knows nothing of moderation."""
+
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from moderation import actions as moderation
-from moderation.confirm import ModeratorAdmin, ReadOnlyAdmin, moderation_action
+from games.models import ChatMessage, Game, Move, Seat
 
-from .models import ChatMessage, Game, Move, Seat
+from . import actions as moderation
+from .confirm import ModeratorAdmin, ReadOnlyAdmin, moderation_action
 
 
 class SeatInline(admin.TabularInline):

@@ -6,7 +6,7 @@ import datetime
 
 from django.utils import timezone
 
-from games.models import Seat
+from .models import Seat
 
 THROTTLE_SECONDS = 60
 NOT_SEATED = object()

@@ -1,0 +1,201 @@
+"""The frame's extension points: how a feature app shows itself where ``games`` draws,
+counts or decides, without ``games`` importing it.
+
+``games`` is the floor every feature app (lobby, community, moderation, notify,
+botplay, ...) stands on, and it imports none of them (docs/architecture.md;
+``tests/test_import_rules.py`` fails on an upward import). A feature app registers
+here from its ``AppConfig.ready``, as a title registers its engine
+(``games.registry``):
+
+- **parts** (``add_part``): a template drawn at a named place of a page the frame
+  draws (``PLACES``), with the context of that place and what the part's own
+  function adds;
+- **page key parts** (``add_key_part``): SQL whose value changes whenever a part's
+  drawing would, so that a cached game page (``games.pagecache``) is drawn anew;
+- **badge parts** (``add_badge_part``): SQL counting what waits for a player (the
+  menu's badge: their move, an invitation, a rematch offer);
+- **chat filters** (``add_chat_filter``): which chat lines a viewer reads;
+- **name marks** (``add_name_mark``): a mark beside a player's name in the lists of
+  games (a record, presence), prepared once per list;
+- **computer players** (``set_computer_players``): who fills a seat the creator
+  gave to a computer, or stands in for a player who ran out of time.
+
+What happens after a change to a game reaches feature apps through
+``games.signals`` (sent inside the change's transaction).
+
+Registration is expected once per process, at start-up; tests that register parts of
+their own remove them again (``remove_part`` and the like).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+# The places on pages the frame draws where parts may appear, and what each is.
+PLACES = {
+    # Under the players and the clock of a game page, inside the board area: drawn
+    # anew with every move, poll and click (context: game, page, view, request, user).
+    "game-header": "notices at the top of a game",
+    # Below the board, the log and the chat, inside the board area.
+    "game-panel": "what players may do about a game besides moving",
+    # After the board area, drawn with the whole page only (a reload).
+    "game-foot": "settings of a game for the viewer",
+    # After the time of each chat line (context: ``m``, the line).
+    "chat-line": "actions on a chat line",
+    # The waiting page of an open game (context: game, seat, seats).
+    "open-game": "what the players of an open game may do",
+    # The top of "My games" (context: user).
+    "my-games": "what waits for the player besides their moves",
+}
+
+
+@dataclass(frozen=True)
+class Part:
+    place: str
+    template: str
+    # Extra context for the template, from the place's context; None: draw nothing.
+    context: Callable[[Any], dict | None] | None = None
+    order: int = 100
+
+
+_parts: dict[str, list[Part]] = {place: [] for place in PLACES}
+
+
+def add_part(
+    place: str,
+    template: str,
+    context: Callable[[Any], dict | None] | None = None,
+    *,
+    order: int = 100,
+) -> Part:
+    """Draw ``template`` at ``place`` (one of ``PLACES``), in ``order`` among the others.
+
+    ``context(ctx)`` gets the template context of the place and returns what the part
+    adds to it, or None to draw nothing there. What the part shows on a game page
+    must be in the page's cache key: read rows only through ``add_key_part``'s SQL,
+    or from the game, its seats and the viewer, which are in the key already.
+    """
+    if place not in PLACES:
+        raise ValueError(f"no place {place!r} (places: {', '.join(PLACES)})")
+    part = Part(place, template, context, order)
+    _parts[place].append(part)
+    _parts[place].sort(key=lambda p: p.order)
+    return part
+
+
+def remove_part(part: Part) -> None:
+    _parts[part.place].remove(part)
+
+
+def parts(place: str) -> list[Part]:
+    return _parts[place]
+
+
+# Scalar SQL subqueries, read with the seats of a game page for its cache key.
+_key_parts: list[str] = []
+
+
+def add_key_part(sql: str) -> None:
+    """A value the game page's cache key must include: a scalar SQL subquery that may
+    use ``%(game)s`` (the game's id) and ``%(user)s`` (the viewer's id, NULL for an
+    anonymous viewer). Rows only ever added or deleted are covered by their count and
+    highest id; rows that change need a column that changes with them."""
+    if sql not in _key_parts:
+        _key_parts.append(sql)
+
+
+def key_parts() -> list[str]:
+    return list(_key_parts)
+
+
+@dataclass(frozen=True)
+class BadgePart:
+    # A scalar SQL subquery counting what waits for the user ``%(badge_user)s``.
+    sql: str
+    # The other named parameters it uses (prefix their names with the app's name).
+    params: Callable[[], dict] | None = None
+
+
+_badge_parts: list[BadgePart] = []
+
+
+def add_badge_part(sql: str, params: Callable[[], dict] | None = None) -> None:
+    """Count something that waits for a player in the menu's badge (``games.lists``)."""
+    if all(part.sql != sql for part in _badge_parts):
+        _badge_parts.append(BadgePart(sql, params))
+
+
+def badge_parts() -> list[BadgePart]:
+    return list(_badge_parts)
+
+
+# (lines, viewer) -> the lines that viewer reads, applied in turn.
+_chat_filters: list[Callable[[Any, Any], Any]] = []
+
+
+def add_chat_filter(keep: Callable[[Any, Any], Any]) -> None:
+    """``keep(lines, viewer)``: the chat lines (a queryset) ``viewer`` reads of ``lines``.
+    What a filter reads about the viewer must be in the page's key (``add_key_part``)."""
+    if keep not in _chat_filters:
+        _chat_filters.append(keep)
+
+
+def remove_chat_filter(keep: Callable[[Any, Any], Any]) -> None:
+    _chat_filters.remove(keep)
+
+
+def visible_chat(game, viewer):
+    """The chat lines of ``game`` that ``viewer`` reads: none hidden by a moderator, and
+    none any registered filter takes out."""
+    lines = game.chat.filter(hidden=False).select_related("user")
+    for keep in _chat_filters:
+        lines = keep(lines, viewer)
+    return lines
+
+
+@dataclass(frozen=True)
+class NameMark:
+    # Once per list: what the marks of that list's games need (one query at most).
+    prepare: Callable[[list], Any]
+    # Per name: (prepared, user id, the game's kind) -> safe HTML, "" for no mark.
+    draw: Callable[[Any, int, str], str]
+
+
+_name_marks: list[NameMark] = []
+
+
+def add_name_mark(prepare: Callable[[list], Any], draw: Callable[[Any, int, str], str]) -> None:
+    """A mark beside each player's name in the lists of games (lobby, my games, the
+    archive, profiles). ``prepare(games)`` runs once per list, ``draw`` once per name:
+    a template per name was a quarter of a long list's time."""
+    _name_marks.append(NameMark(prepare, draw))
+
+
+def name_marks() -> list[NameMark]:
+    return list(_name_marks)
+
+
+class ComputerPlayers(Protocol):
+    """Who plays a seat given to a computer (``botplay`` registers one)."""
+
+    # (strength, what the create form calls it, what it says of it), weakest first.
+    strengths: list[tuple[str, str, str]]
+    # The strength of a computer that stands in for a player who ran out of time.
+    stand_in_strength: str
+
+    def account(self, strength: str, taken_user_ids: list[int]) -> Any:
+        """An account of ``strength`` that holds none of ``taken_user_ids``' seats."""
+
+
+_computer_players: list[ComputerPlayers] = []
+
+
+def set_computer_players(provider: ComputerPlayers | None) -> None:
+    _computer_players[:] = [provider] if provider is not None else []
+
+
+def computer_players() -> ComputerPlayers | None:
+    """The registered computer players, or None: then no game offers them."""
+    return _computer_players[0] if _computer_players else None

@@ -1,0 +1,25 @@
+"""What moderation adds to the frame's pages (``games.extend``): a player never reads
+the chat of someone they muted, and each chat line by another player offers to report
+it or to mute its author."""
+
+from __future__ import annotations
+
+from games import extend
+
+from .models import ChatMute
+from .reports import muted_ids
+
+
+def without_muted(lines, viewer):
+    """The chat lines ``viewer`` reads: none from a player they muted."""
+    muted = muted_ids(viewer)
+    return lines.exclude(user_id__in=muted) if muted else lines
+
+
+def register() -> None:
+    mutes = ChatMute._meta.db_table
+    # Mutes are only ever added or lifted (deleted): count and highest id cover them.
+    extend.add_key_part(f"(SELECT COUNT(*) FROM {mutes} WHERE user_id = %(user)s)")
+    extend.add_key_part(f"(SELECT MAX(id) FROM {mutes} WHERE user_id = %(user)s)")
+    extend.add_chat_filter(without_muted)
+    extend.add_part("chat-line", "moderation/_chat_line.html")

@@ -1,0 +1,23 @@
+"""What notify adds to the frame's pages (``games.extend``): a player's switch for the
+e-mail about one game, at the foot of its page."""
+
+from __future__ import annotations
+
+from games import extend
+
+from .models import Mute
+
+
+def _mute_form(context) -> dict | None:
+    if context["page"].viewer is None:  # only a player gets mail about the game
+        return None
+    user, game = context["request"].user, context["game"]
+    return {"muted": Mute.objects.filter(user=user, game=game).exists()}
+
+
+def register() -> None:
+    mutes = Mute._meta.db_table
+    extend.add_key_part(
+        f"(SELECT COUNT(*) FROM {mutes} WHERE user_id = %(user)s AND game_id = %(game)s)"
+    )
+    extend.add_part("game-foot", "notify/mute_form.html", _mute_form)
