@@ -61,6 +61,19 @@ class Part:
 
 
 _parts: dict[str, list[Part]] = {place: [] for place in PLACES}
+# Counts the changes to what is registered: the game page's cache key includes it, so a
+# page cached before a part came or went is not served after.
+_changes = [0]
+
+
+def generation() -> int:
+    """A number that changes whenever a part, key part, chat filter or mark is
+    registered or removed."""
+    return _changes[0]
+
+
+def _changed() -> None:
+    _changes[0] += 1
 
 
 def add_part(
@@ -82,11 +95,13 @@ def add_part(
     part = Part(place, template, context, order)
     _parts[place].append(part)
     _parts[place].sort(key=lambda p: p.order)
+    _changed()
     return part
 
 
 def remove_part(part: Part) -> None:
     _parts[part.place].remove(part)
+    _changed()
 
 
 def parts(place: str) -> list[Part]:
@@ -104,6 +119,7 @@ def add_key_part(sql: str) -> None:
     highest id; rows that change need a column that changes with them."""
     if sql not in _key_parts:
         _key_parts.append(sql)
+        _changed()
 
 
 def key_parts() -> list[str]:
@@ -125,6 +141,7 @@ def add_badge_part(sql: str, params: Callable[[], dict] | None = None) -> None:
     """Count something that waits for a player in the menu's badge (``games.lists``)."""
     if all(part.sql != sql for part in _badge_parts):
         _badge_parts.append(BadgePart(sql, params))
+        _changed()
 
 
 def badge_parts() -> list[BadgePart]:
@@ -140,10 +157,12 @@ def add_chat_filter(keep: Callable[[Any, Any], Any]) -> None:
     What a filter reads about the viewer must be in the page's key (``add_key_part``)."""
     if keep not in _chat_filters:
         _chat_filters.append(keep)
+        _changed()
 
 
 def remove_chat_filter(keep: Callable[[Any, Any], Any]) -> None:
     _chat_filters.remove(keep)
+    _changed()
 
 
 def visible_chat(game, viewer):
@@ -171,6 +190,7 @@ def add_name_mark(prepare: Callable[[list], Any], draw: Callable[[Any, int, str]
     archive, profiles). ``prepare(games)`` runs once per list, ``draw`` once per name:
     a template per name was a quarter of a long list's time."""
     _name_marks.append(NameMark(prepare, draw))
+    _changed()
 
 
 def name_marks() -> list[NameMark]:

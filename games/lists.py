@@ -30,13 +30,17 @@ def waiting_count(user) -> int:
         return cursor.fetchone()[0]
 
 
-@functools.cache
 def badge_counts() -> tuple[str, ...]:
     """The badge's parts as SQL subqueries, written once (compiling ORM querysets on
     every page cost more than the query): the user's running seats to move, then what
     feature apps count (``games.extend.add_badge_part``: invitations, rematch offers).
     Parameters: ``badge_params``. ``games.pagecache`` counts them in the query of its key.
     """
+    return _badge_counts(extend.generation())
+
+
+@functools.cache
+def _badge_counts(generation: int) -> tuple[str, ...]:
     seat, game = Seat._meta.db_table, Game._meta.db_table
     turns = (
         f"(SELECT COUNT(*) FROM {seat} b1 JOIN {game} b2 ON b2.id = b1.game_id"

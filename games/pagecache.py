@@ -9,7 +9,8 @@ happens once per change.
 The key is a digest of every input of the page, read fresh on each request:
 
 - the release (``games.release``): a deploy that changes how a page is drawn
-  changes every key;
+  changes every key; so does a change to what feature apps registered
+  (``games.extend.generation``);
 - the game's row, every column (its version moves with each move, take-back,
   join, time-out and end; ``chat_count`` with each chat line and each line a
   moderator hides);
@@ -80,10 +81,15 @@ def _columns(model, alias: str) -> list[str]:
     return [f"{alias}.{f.column}" for f in model._meta.concrete_fields if f.attname not in UNSHOWN]
 
 
-@functools.cache
 def _query() -> tuple[str, int, int]:
-    """Plain SQL, built once: compiling ORM queries would cost more than the rest of a hit.
-    Also the number of counts that begin each row, and how many of them make the badge."""
+    """Plain SQL, built once (for what is registered): compiling ORM queries would cost
+    more than the rest of a hit. Also the number of counts that begin each row, and how
+    many of them make the badge."""
+    return _query_for(extend.generation())
+
+
+@functools.cache
+def _query_for(generation: int) -> tuple[str, int, int]:
     from django.contrib.auth import get_user_model
 
     user = get_user_model()
@@ -146,7 +152,7 @@ def page_key(request, game: Game) -> str | None:
     }
     blob = json.dumps(named, default=str, sort_keys=True)
     digest = hashlib.sha256(blob.encode()).hexdigest()[:40]
-    return f"page:{release.digest()}:{game.pk}:{game.version}:{digest}"
+    return f"page:{release.digest()}:{extend.generation()}:{game.pk}:{game.version}:{digest}"
 
 
 def serve(request, game: Game, render_page: Callable[[str | None], HttpResponse]):
