@@ -1,5 +1,6 @@
-"""The computer players the frame seats (``games.extend.set_computer_players``): a seat
-the creator gave to a computer, and the stand-in for a player who ran out of time."""
+"""What botplay adds to the frame (``games.extend``): the computer players the frame
+seats (a seat the creator gave to a computer, the stand-in for a player who ran out of
+time), and the "Suggest a move" button of a practice game."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import extend
 
-from . import accounts
+from . import accounts, hints
 
 
 class ComputerPlayers:
@@ -37,3 +38,4 @@ class ComputerPlayers:
 
 def register() -> None:
     extend.set_computer_players(ComputerPlayers())
+    extend.add_part("game-header", "botplay/_hint.html", hints.hint_part)

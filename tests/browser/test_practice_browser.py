@@ -73,3 +73,33 @@ def test_the_late_player_takes_the_seat_back(login, live_server, artifacts):
     page.wait_for_load_state()
     assert page.locator(".stand-in-notice").count() == 0
     assert game.seats.get(user=late).stood_in_for is None
+
+
+def test_a_suggested_move_is_marked_on_the_board(login, live_server, artifacts, monkeypatch):
+    import bots
+    from botplay import hints
+    from botplay.accounts import bot_user
+    from games import replay
+    from games.actions import compact_json
+    from tests.factories import running_game
+
+    monkeypatch.setattr(hints, "BUDGET", bots.Budget(seconds=None, playouts=12))
+    nina = UserFactory(username="nina", display_name="Nina")
+    game = running_game("siam", [nina, bot_user("greedy")])
+    from botplay.receivers import queue_turn
+
+    game.refresh_from_db()
+    for seat in game.seats.select_related("user"):
+        if seat.user.is_bot and seat.to_move:
+            queue_turn(game.pk, seat.number)  # the computer opens: its move comes first
+    page = login(nina)
+    page.goto(f"{live_server.url}{game.get_absolute_url()}")
+    page.get_by_role("button", name="Suggest a move").click()
+    marked = page.locator("#board-area .hinted")
+    marked.first.wait_for()
+    assert marked.count() == 1
+    state = replay.current_state(game)
+    legal = {compact_json(a) for a in game.engine.legal_actions(state, game.seat_of(nina).number)}
+    assert marked.get_attribute("data-act") in legal
+    assert page.locator(".hint-text").inner_text().strip()
+    page.screenshot(path=str(artifacts / "practice-hint.png"), full_page=True)
