@@ -22,6 +22,7 @@ Strengths (``STRENGTHS``):
 
 from __future__ import annotations
 
-from .play import STRENGTHS, Budget, choose
+from .common import Budget
+from .play import STRENGTHS, choose
 
 __all__ = ["STRENGTHS", "Budget", "choose"]

@@ -24,10 +24,9 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .play import Budget, Game
+from .common import FINISH_TURN_LIMIT, Budget, Game, now, pick_random
 
 EXPLORATION = 0.5
 ROLLOUT_ACTIONS = 0  # random actions after the tree before the heuristic judges
@@ -66,8 +65,6 @@ def _widening(node: Node) -> int:
 
 def _prime_root(game: Game, state: Any, root: Node, rng: random.Random) -> None:
     """Score the seat's actions as the greedy bot does: their order, and one visit each."""
-    from .play import FINISH_TURN_LIMIT
-
     engine = game.engine
     sample = game.sample(state, rng)
     actions = engine.legal_actions(sample, game.seat)
@@ -89,8 +86,6 @@ def _prime_root(game: Game, state: Any, root: Node, rng: random.Random) -> None:
 
 
 def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[str, Any]:
-    from .play import now, pick_random
-
     engine = game.engine
     deadline = None if budget.seconds is None else now() + budget.seconds
     root = Node()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import bots
-from bots import heuristics, play
+from bots import common, heuristics
 from bots.arena import play_game
 from siam.engine import ENGINE as SIAM
 from tal.engine import ENGINE as TAL
@@ -233,7 +233,7 @@ def test_greedy_finishes_the_turn_before_judging_a_card():
         start.controller[province] = 0
         start.resolved.append(province)
         start.counts[province] = [0, 0, 0]
-    game = play.Game(SIAM, start.turn, 2)
+    game = common.Game(SIAM, start.turn, 2)
     played = SIAM.apply(start, start.turn, {"type": "play", "card": "maharacha"})
     finished = game.finish_turn(played, random.Random(0))
     assert finished.pending is None and finished.turn != start.turn
