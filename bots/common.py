@@ -35,6 +35,18 @@ class Budget:
     playouts: int | None = 200
 
 
+def ends_turn(action: dict[str, Any]) -> bool:
+    """An action that closes the seat's turn even if the seat has the next move too.
+
+    Tal der Könige ends every turn with an explicit ``end_*`` action (or
+    ``submit_plan``), and the seat that ends the round's building may well be
+    the first to bid in the next: playing on greedily from there would score
+    the next round's bids as part of this turn.
+    """
+    kind = action["type"]
+    return kind.startswith("end_") or kind.startswith("submit")
+
+
 def now() -> float:
     return time.perf_counter()
 
@@ -104,7 +116,10 @@ class Game:
             actions = engine.legal_actions(state, self.seat)
             if not actions:
                 break
-            state = engine.apply(state, self.seat, self.best_step(state, self.seat, actions, rng))
+            action = self.best_step(state, self.seat, actions, rng)
+            state = engine.apply(state, self.seat, action)
+            if ends_turn(action):
+                break
         return state
 
     def to_move(self, state: Any) -> int | None:

@@ -26,7 +26,8 @@ import math
 import random
 from typing import Any
 
-from .common import FINISH_TURN_LIMIT, Budget, Game, now, pick_random
+from . import policies
+from .common import FINISH_TURN_LIMIT, Budget, Game, ends_turn, now, pick_random
 
 EXPLORATION = 0.5
 ROLLOUT_ACTIONS = 0  # random actions after the tree before the heuristic judges
@@ -34,6 +35,7 @@ ROLLOUT_ACTIONS = 0  # random actions after the tree before the heuristic judges
 WIDEN_BASE = 3
 # Root actions scored one step ahead for the order (beyond: a sample, then the rest at random).
 PRIOR_WIDTH = 60
+SETTLE_LIMIT = 200  # steps played outside the tree before a leaf is scored (a bound)
 
 
 class Node:
@@ -59,6 +61,31 @@ def _key(seat: int, action: dict[str, Any]) -> tuple:
     return (seat, *action.items())
 
 
+def _settle(
+    game: Game, position: Any, blind: set[int], rng: random.Random, close: policies.Closer
+) -> Any:
+    """Play on outside the tree until the position can be scored: seats choosing blind
+    (at the same time as the bot) by the default policy, a secret choice handed in."""
+    engine = game.engine
+    for _ in range(SETTLE_LIMIT):
+        if engine.result(position) is not None:
+            break
+        active = engine.active_seats(position)
+        if not active:
+            break
+        if game.seat in active:
+            blind |= active - {game.seat}
+        blind &= active
+        seat = game.seat if game.seat in active else min(active)
+        action = close(position, seat)
+        if action is None and seat in blind:
+            action = pick_random(engine.legal_actions(position, seat), rng)
+        if action is None:
+            break
+        position = engine.apply(position, seat, action)
+    return position
+
+
 def _widening(node: Node) -> int:
     return WIDEN_BASE + int(math.sqrt(node.visits))
 
@@ -67,14 +94,18 @@ def _prime_root(game: Game, state: Any, root: Node, rng: random.Random) -> None:
     """Score the seat's actions as the greedy bot does: their order, and one visit each."""
     engine = game.engine
     sample = game.sample(state, rng)
-    actions = engine.legal_actions(sample, game.seat)
+    actions = policies.choices_for(engine)(
+        sample, game.seat, engine.legal_actions(sample, game.seat)
+    )
     scored = actions if len(actions) <= PRIOR_WIDTH else rng.sample(actions, PRIOR_WIDTH)
     finish = len(actions) <= FINISH_TURN_LIMIT  # as the greedy bot judges them
+    close = policies.closer_for(engine)
     values = []
     for action in scored:
         position = engine.apply(sample, game.seat, action)
-        if finish:
+        if finish and not ends_turn(action):
             position = game.finish_turn(position, rng)
+        position = _settle(game, position, set(), rng, close)
         values.append((game.values(position)[game.seat], rng.random(), action))
     values.sort(key=lambda v: (-v[0], v[1]))
     for value, _, action in values:
@@ -87,8 +118,15 @@ def _prime_root(game: Game, state: Any, root: Node, rng: random.Random) -> None:
 
 def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[str, Any]:
     engine = game.engine
+    settled = policies.settled_for(engine)
+    done = settled(state, game.seat)
+    if done is not None:
+        return done
     deadline = None if budget.seconds is None else now() + budget.seconds
     root = Node()
+    close = policies.closer_for(engine)
+    own_turn = policies.own_turn_only(engine)
+    choices = policies.choices_for(engine)
     _prime_root(game, state, root, rng)
     playouts = 0
     while (budget.playouts is None or playouts < budget.playouts) and (
@@ -98,12 +136,32 @@ def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[s
         position = game.sample(state, rng)
         node = root
         path = [root]
+        blind: set[int] = set()
         # Selection and expansion.
         while True:
             if engine.result(position) is not None:
                 break
-            seat = game.to_move(position)
-            if seat is None:
+            active = engine.active_seats(position)
+            if not active:
+                break
+            if game.seat in active:
+                # Seats deciding at the same time as this one (Tal's secret plans) must
+                # not see its choice: they choose by the default policy, outside the tree.
+                blind |= active - {game.seat}
+            blind &= active
+            seat = game.seat if game.seat in active else min(active)
+            if seat in blind:
+                position = engine.apply(
+                    position, seat, pick_random(engine.legal_actions(position, seat), rng)
+                )
+                continue
+            done = settled(position, seat) if seat == game.seat else None
+            if done is not None:
+                position = engine.apply(position, seat, done)
+                continue
+            if own_turn and (
+                seat != game.seat or (node.action is not None and ends_turn(node.action))
+            ):
                 break
             width = _widening(node)
             untried = []
@@ -113,7 +171,7 @@ def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[s
                 # them): the ranked children made by _prime_root, the best first.
                 present = root.ranked[:width]
             else:
-                for action in engine.legal_actions(position, seat):
+                for action in choices(position, seat, engine.legal_actions(position, seat)):
                     child = node.children.get(_key(seat, action))
                     if child is None:
                         untried.append(action)
@@ -134,6 +192,7 @@ def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[s
             node = max(present, key=Node.ucb)
             position = engine.apply(position, seat, node.action)
             path.append(node)
+        position = _settle(game, position, blind, rng, close)
         # Playout.
         for _ in range(ROLLOUT_ACTIONS):
             if engine.result(position) is not None:

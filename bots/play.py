@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from . import mcts
-from .common import FINISH_TURN_LIMIT, Budget, Game, pick_random, players_of
+from .common import FINISH_TURN_LIMIT, Budget, Game, ends_turn, pick_random, players_of
 
 __all__ = ["STRENGTHS", "Budget", "Game", "choose", "greedy", "pick_random"]
 
@@ -71,7 +71,7 @@ def greedy(game: Game, state: Any, actions: list[dict[str, Any]], rng: random.Ra
     best_value = -1.0
     for action in actions:
         position = game.engine.apply(sample, game.seat, action)
-        if finish:
+        if finish and not ends_turn(action):
             position = game.finish_turn(position, rng)
         value = game.values(position)[game.seat]
         if value > best_value + 1e-9:

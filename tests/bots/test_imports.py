@@ -49,7 +49,7 @@ def test_the_graph_reads_imports_inside_functions():
 
 def test_no_module_of_bots_imports_itself_back():
     graph = _graph()
-    assert graph["bots.mcts"] == {"bots.common"}
+    assert "bots.play" not in graph["bots.mcts"]
     assert "bots.play" not in graph["bots.common"] | graph["bots.heuristics"]
     state: dict[str, int] = {}  # 1: on the path, 2: done
 
