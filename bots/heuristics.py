@@ -248,6 +248,7 @@ def tal_auction_leaders(state: Any) -> list[tuple[int, int]]:
     return out
 
 
+TAL_TILES = 8  # bid tiles a seat holds before it lays one
 TAL_OUTBID = 0.5  # the chance that a seat still to bid takes a group it can take
 
 
@@ -262,6 +263,8 @@ def tal_auction_shares(state: Any, players: int) -> list[float]:
         return shares
     order = state.order()
     later = order[state.turn_idx + 1 :]
+    if state.current is not None and len(state.tiles[state.current]) == TAL_TILES:
+        later.insert(0, state.current)  # its turn has come, it has laid nothing yet
     for group, bids in enumerate(state.bids):
         totals: dict[int, int] = {}
         for seat, rings in bids:
