@@ -1,11 +1,19 @@
-"""Per title: how a search closes a choice that only takes effect once it is handed in.
+"""Per title: how the search (:mod:`bots.mcts`) treats a title's turns and secret choices.
 
-Tal der Könige's overseer plan is secret and carried out only when every seat
-has submitted one: a plan step changes nothing on the board, so a position
-scored right after it says nothing about it. Before such a position is
-scored, the search hands the plan in (the unplanned overseer staying where it
-stands) and lets the seats planning at the same time plan blind
-(:mod:`bots.mcts`), so the plan is judged by what it does.
+- ``tal_close``: Tal der Könige's overseer plan is secret and carried out only
+  when every seat has submitted one: a plan step changes nothing on the
+  board, so a position scored right after it says nothing about it. Before
+  such a position is scored, the search hands the plan in (the unplanned
+  overseer staying where it stands) and lets the seats planning at the same
+  time plan blind, so the plan is judged by what it does.
+- ``tal_choices`` and ``tal_settled``: each overseer is planned once, and a
+  complete plan is handed in without another search.
+- ``OWN_TURN``: titles whose tree holds only the deciding seat's own turn
+  (Tal: its heuristic is not comparable across phases, and the next round's
+  bidding looked better than building this round's stones).
+
+Titles not named here (King of Siam) are searched as before: every action,
+every seat in the tree.
 """
 
 from __future__ import annotations
