@@ -78,6 +78,7 @@ ROLLOUT_ACTIONS = 0  # random actions after the tree before the heuristic judges
 WIDEN_BASE = 3
 # Root actions scored one step ahead for the order (beyond: a sample, then the rest at random).
 PRIOR_WIDTH = 60
+CLOCK_MARGIN = 0.03  # seconds kept for the last playout and the answer
 SETTLE_LIMIT = 200  # steps played outside the tree before a leaf is scored (a bound)
 
 
@@ -159,13 +160,23 @@ def _prime_root(game: Game, state: Any, root: Node, rng: random.Random) -> None:
     root.visits = len(values)
 
 
-def search(game: Game, state: Any, budget: Budget, rng: random.Random) -> dict[str, Any]:
+def search(
+    game: Game,
+    state: Any,
+    budget: Budget,
+    rng: random.Random,
+    started: float | None = None,
+) -> dict[str, Any]:
+    """The seat's action after at most ``budget``: its playouts, or its clock counted
+    from ``started`` (the moment the decision began; now if not given), less the
+    time one last playout may take."""
     engine = game.engine
     settled = policies.settled_for(engine)
     done = settled(state, game.seat)
     if done is not None:
         return done
-    deadline = None if budget.seconds is None else now() + budget.seconds
+    begun = now() if started is None else started
+    deadline = None if budget.seconds is None else begun + budget.seconds - CLOCK_MARGIN
     root = Node()
     close = policies.closer_for(engine)
     own_turn = policies.own_turn_only(engine)

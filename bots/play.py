@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from . import mcts
-from .common import FINISH_TURN_LIMIT, Budget, Game, ends_turn, pick_random, players_of
+from .common import FINISH_TURN_LIMIT, Budget, Game, ends_turn, now, pick_random, players_of
 
 __all__ = ["STRENGTHS", "Budget", "Game", "choose", "greedy", "pick_random"]
 
@@ -34,6 +34,7 @@ def choose(
     """
     if strength not in STRENGTHS:
         raise ValueError(f"unknown strength: {strength!r}")
+    started = now()
     view = engine.view(state, seat)
     actions = [entry["action"] for entry in view["actions"]]
     if not actions:
@@ -46,7 +47,7 @@ def choose(
     game = Game(engine, seat, players or players_of(view))
     if strength == "greedy":
         return greedy(game, state, actions, rng)
-    return mcts.search(game, state, budget or Budget(), rng)
+    return mcts.search(game, state, budget or Budget(), rng, started)
 
 
 def _seed(view: dict[str, Any], salt: str) -> int:
