@@ -35,6 +35,19 @@ by how the winner was found (``tiebreak``), and how many games saw a "2 vs 1"
 card fall back to a 1-for-1 swap (ruling B4; a rule reached, not an ending).
 Tal der Könige: the Pharaoh pyramid finished, all other pyramids finished, the
 bag unable to fill a group (see ``TAL_BAG_NOTE``).
+
+A full run (every title, 2-4 seats, 200 games a pair) takes hours on two
+cores: a Tal game with a strong seat takes some 20 s of one core at 100
+playouts. The goals of issue 30 are established by these subsets of
+``bench/bots.py`` (``make bench`` runs the two-seat ones, the endings and the
+decision times)::
+
+    bots.py --titles tal --seats 2 --pairs strong-greedy --games 200 --playouts 100 --positions 0
+    bots.py --titles tal --seats 2 --pairs strong-random --games 200 --playouts 100 --positions 0
+    bots.py --titles siam --seats 2 --pairs strong-random,strong-greedy --games 200 --positions 0
+    bots.py --titles tal --seats 3,4 --pairs strong-greedy --games 40 --playouts 100 --positions 0
+    bots.py --titles siam,tal --seats 2,3,4 --games 0 --positions 20
+    bots.py --titles siam,tal --games 0 --positions 0 --endings 2000
 """
 
 from __future__ import annotations
