@@ -67,7 +67,7 @@ bench: $(STAMP)
 	$(PY) bench/tal_playouts.py
 	$(PY) bench/site_moves.py
 	$(PY) bench/sweep_deadlines.py
-	$(PY) bench/bots.py --games siam=200,tal=10 --playouts siam=100,tal=20 --positions 20
+	$(PY) bench/bots.py --seats 2 --games 200 --playouts siam=200,tal=100 --positions 20 --endings 2000
 	$(PY) bench/cold_positions.py
 	$(PY) bench/move_parts.py
 	$(PY) bench/site_load.py --quick

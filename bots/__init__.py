@@ -17,11 +17,18 @@ Strengths (``STRENGTHS``):
   result or a heuristic per title (:mod:`bots.heuristics`);
 - ``strong``: information-set Monte-Carlo tree search (:mod:`bots.mcts`) over
   positions sampled afresh for every playout, starting from the greedy
-  scores, within a playout budget and a clock (:class:`Budget`).
+  scores, within a playout budget and a clock (:class:`Budget`); per title,
+  :mod:`bots.policies` says how far the tree reaches and how a secret choice
+  is handed in before a position is scored.
+
+Modules import each other in one direction only: ``play`` -> ``mcts`` ->
+``policies``, ``common`` -> ``heuristics`` (``arena`` and ``biased``, the
+benchmark's biased players, sit on top). A test reads every import.
 """
 
 from __future__ import annotations
 
-from .play import STRENGTHS, Budget, choose
+from .common import Budget
+from .play import STRENGTHS, choose
 
 __all__ = ["STRENGTHS", "Budget", "choose"]

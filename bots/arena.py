@@ -6,7 +6,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .play import Budget, choose
+from .common import Budget
+from .play import choose
 
 
 @dataclass

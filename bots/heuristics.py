@@ -120,16 +120,43 @@ TAL_POINTS = {
     "large": {"monochrome": 20, "layered": 10, "mixed": 3},
 }
 TAL_CAPACITY = {"small": 5, "large": 14}
-TAL_STONE_IN_HAND = 0.25  # a stone in hand, in points: it may still go to the Pharaoh
-TAL_BUILDABLE = 0.1  # a stone in hand that a worker stands ready to build
-TAL_SCALE = 1 / 3.0
+TAL_PHARAOH = 30  # stones on the Pharaoh pyramid that end the game
+TAL_PHARAOH_A_ROUND = 8.0  # stones it gains a round, as bots play (measured: 3-5 rounds)
+TAL_SITE_RATE = 2.0  # stones a round each worker at a site may add (the rule: 2 a worker)
+TAL_MIN_RATE = 3.0  # ... and what an owned site may count on when no worker stands there yet
+TAL_FINISH_SHARPNESS = 1.2  # how fast the chance to finish falls with the stones missing
+TAL_STONE_IN_HAND = 0.1  # a stone in hand no worker can build this round, in points
+TAL_SCALE = 0.5  # per point of difference: 1 point ~ 62 %, 5 points ~ 92 %
 
 
-def tal_site_worth(size: str, levels: list[list[str | None]], finished: bool) -> float:
-    """What an owned site promises: its best reachable pyramid, discounted for what is missing."""
+def tal_rounds_left(state: Any, players: int) -> float:
+    """Rounds after this one whose building is still to come (a guess from the Pharaoh
+    pyramid, which fills with every stone nobody builds, and from the bag)."""
+    if state.last_round or state.phase == "over":
+        return 0.0
+    by_pharaoh = max(0, TAL_PHARAOH - len(state.pharaoh) - 1) / TAL_PHARAOH_A_ROUND
+    by_bag = sum(state.bag.values()) / (5 * (players + 1))
+    return min(by_pharaoh, by_bag)
+
+
+def tal_site_worth(
+    size: str,
+    levels: list[list[str | None]],
+    finished: bool,
+    coming: float = 0.0,
+    future: float = 0.0,
+) -> float:
+    """What an owned site promises, in points: its best reachable pyramid, times the
+    chance to finish it.
+
+    ``coming``: stones the owner will build there this round (held, or as good as
+    bought, and a worker ready); ``future``: stones it may still add in later rounds.
+    A large pyramid that cannot get its fourteen stones before the Pharaoh pyramid
+    is full is worth little, however promising its colours.
+    """
     placed = [c for level in levels for c in level if c is not None]
     table = TAL_POINTS[size]
-    colours = {c for c in placed}
+    colours = set(placed)
     if len(colours) <= 1:
         best = table["monochrome"]
     elif all(len({c for c in level if c is not None}) <= 1 for level in levels):
@@ -138,30 +165,68 @@ def tal_site_worth(size: str, levels: list[list[str | None]], finished: bool) ->
         best = table["mixed"]
     if finished:
         return float(best)
-    share = len(placed) / TAL_CAPACITY[size]
-    return (table["mixed"] + (best - table["mixed"]) * share) * (0.3 + 0.6 * share)
+    capacity = TAL_CAPACITY[size]
+    share = min(1.0, (len(placed) + coming) / capacity)
+    promised = table["mixed"] + (best - table["mixed"]) * share * share
+    missing = capacity - len(placed) - coming
+    if missing <= 0:
+        return promised
+    chance = _sigmoid(TAL_FINISH_SHARPNESS * (future - missing + 0.5))
+    return promised * chance
+
+
+def _tal_builders(state: Any, seat: int) -> dict[int, int]:
+    """Own unfinished sites in play -> the seat's workers on their fields."""
+    out: dict[int, int] = {}
+    for number, site in state.sites.items():
+        if site.owner == seat and site.in_play and not site.finished:
+            out[number] = 0
+    for node in state.workers[seat]:
+        if "-" in node:
+            number = int(node.split("-", 1)[0])
+            if number in out:
+                out[number] += 1
+    return out
 
 
 def tal(state: Any, players: int) -> list[float]:
-    """Tal der Könige: points of finished pyramids, what unfinished own ones promise, stones."""
+    """Tal der Könige: points of finished pyramids and what the unfinished own ones promise.
+
+    The stones a seat holds (or leads the bidding for) go, as far as its workers can
+    build them this round, onto its sites, the ones closest to finishing first; the
+    rest will fall to the Pharaoh pyramid and count only a little.
+    """
+    rounds = tal_rounds_left(state, players)
+    shares = tal_auction_shares(state, players)
+    held = [sum(state.supply[seat].values()) + shares[seat] for seat in range(players)]
     worth = []
     for seat in range(players):
-        stones = sum(state.supply[seat].values())
-        # Workers on the fields of an own unfinished site may build two stones each.
-        builders = 0
-        for node in state.workers[seat]:
-            if "-" in node:
-                site = state.sites[int(node.split("-", 1)[0])]
-                if site.owner == seat and site.in_play and not site.finished:
-                    builders += 1
-        worth.append(TAL_STONE_IN_HAND * stones + TAL_BUILDABLE * min(2 * builders, stones))
-    for site in state.sites.values():
-        if site.owner is not None and site.in_play:
-            worth[site.owner] += tal_site_worth(site.size, site.levels, site.finished)
-    if state.phase == "bid" and not state.auction_revealed:
-        # The stones on offer go to whoever leads each group now (as when the bids are shown).
-        for seat, stones in tal_auction_leaders(state):
-            worth[seat] += TAL_STONE_IN_HAND * stones
+        builders = _tal_builders(state, seat)
+        room = {}
+        for number, count in builders.items():
+            site = state.sites[number]
+            missing = TAL_CAPACITY[site.size] - site.stone_count()
+            cap = int(TAL_SITE_RATE) * count
+            if state.phase == "build" and state.current == seat:
+                cap -= state.turn_used.get(number, 0)
+            room[number] = max(0, min(cap, missing))
+        stones = held[seat]
+        coming: dict[int, float] = dict.fromkeys(builders, 0.0)
+        # The sites with the fewest stones missing get them first.
+        for number in sorted(
+            builders, key=lambda n: TAL_CAPACITY[state.sites[n].size] - state.sites[n].stone_count()
+        ):
+            coming[number] = min(stones, float(room[number]))
+            stones -= coming[number]
+        total = TAL_STONE_IN_HAND * stones if state.phase != "build" else 0.0
+        for number, site in state.sites.items():
+            if site.owner != seat or not site.in_play:
+                continue
+            rate = max(TAL_SITE_RATE * builders.get(number, 0), TAL_MIN_RATE)
+            total += tal_site_worth(
+                site.size, site.levels, site.finished, coming.get(number, 0), rate * rounds
+            )
+        worth.append(total)
     return _against_best_rival(worth, players, TAL_SCALE)
 
 
@@ -181,6 +246,42 @@ def tal_auction_leaders(state: Any) -> list[tuple[int, int]]:
             leader = next(s for s, t in totals.items() if t == best)
             out.append((leader, len(state.groups[group])))
     return out
+
+
+TAL_TILES = 8  # bid tiles a seat holds before it lays one
+TAL_OUTBID = 0.5  # the chance that a seat still to bid takes a group it can take
+
+
+def tal_auction_shares(state: Any, players: int) -> list[float]:
+    """Per seat the stones it may expect from the auction under way.
+
+    A group goes to its present leader unless a seat still to bid this round
+    holds the tiles to pass it (then each such seat takes it at ``TAL_OUTBID``).
+    """
+    shares = [0.0] * players
+    if state.phase != "bid" or state.auction_revealed:
+        return shares
+    order = state.order()
+    later = order[state.turn_idx + 1 :]
+    if state.current is not None and len(state.tiles[state.current]) == TAL_TILES:
+        later.insert(0, state.current)  # its turn has come, it has laid nothing yet
+    for group, bids in enumerate(state.bids):
+        totals: dict[int, int] = {}
+        for seat, rings in bids:
+            totals[seat] = totals.get(seat, 0) + rings
+        best = max(totals.values(), default=0)
+        if best <= 0:
+            continue
+        leader = next(s for s, t in totals.items() if t == best)
+        stones = len(state.groups[group])
+        keep = 1.0
+        for seat in later:
+            room = min(10 - totals.get(seat, 0), sum(state.tiles[seat]))
+            if totals.get(seat, 0) + room > best:
+                shares[seat] += stones * keep * TAL_OUTBID
+                keep *= 1 - TAL_OUTBID
+        shares[leader] += stones * keep
+    return shares
 
 
 def neutral(state: Any, players: int) -> list[float]:

@@ -2,36 +2,17 @@
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import random
-import time
-from dataclasses import dataclass
 from typing import Any
 
-from . import heuristics, mcts
+from . import mcts
+from .common import FINISH_TURN_LIMIT, Budget, Game, ends_turn, now, pick_random, players_of
+
+__all__ = ["STRENGTHS", "Budget", "Game", "choose", "greedy", "pick_random"]
 
 STRENGTHS = ("random", "greedy", "strong")
-TURN_STEPS = 4  # how far the greedy bot plays a turn on before scoring it
-GREEDY_WIDTH = 12  # steps compared at once while finishing a turn (a sample beyond)
-# Finishing the turn after each of many actions costs too much (Tal's moves,
-# some 90 of them): beyond this many, each is scored as it stands.
-FINISH_TURN_LIMIT = 12
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How long the strong bot may think: stop at whichever limit comes first.
-
-    ``seconds`` None means no clock (then the decision depends only on the
-    view and the salt: what tests, replays and the benchmark's win rates
-    need). The default keeps a decision within a second on a small server;
-    King of Siam mostly reaches the playouts first, Tal der Könige the clock.
-    """
-
-    seconds: float | None = 1.0
-    playouts: int | None = 200
 
 
 def choose(
@@ -53,6 +34,7 @@ def choose(
     """
     if strength not in STRENGTHS:
         raise ValueError(f"unknown strength: {strength!r}")
+    started = now()
     view = engine.view(state, seat)
     actions = [entry["action"] for entry in view["actions"]]
     if not actions:
@@ -65,88 +47,12 @@ def choose(
     game = Game(engine, seat, players or players_of(view))
     if strength == "greedy":
         return greedy(game, state, actions, rng)
-    return mcts.search(game, state, budget or Budget(), rng)
-
-
-def pick_random(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A kind of action at random, then one of that kind.
-
-    Uniform over actions, a seat offered sixty plan steps and one "submit"
-    would rewrite its plan for ever; by kind, ending the turn is as likely
-    as anything else.
-    """
-    kinds = sorted({action["type"] for action in actions})
-    kind = rng.choice(kinds)
-    return rng.choice([action for action in actions if action["type"] == kind])
+    return mcts.search(game, state, budget or Budget(), rng, started)
 
 
 def _seed(view: dict[str, Any], salt: str) -> int:
     digest = hashlib.sha256((salt + json.dumps(view, sort_keys=True)).encode()).digest()
     return int.from_bytes(digest[:8], "big")
-
-
-def players_of(view: dict[str, Any]) -> int:
-    count = view.get("players")
-    return count if isinstance(count, int) else len(view["seats"])
-
-
-class Game:
-    """The engine as one seat's bot uses it: sampled positions, outcomes and scores."""
-
-    def __init__(self, engine: Any, seat: int, players: int) -> None:
-        self.engine = engine
-        self.seat = seat
-        self.players = players
-        self.heuristic = heuristics.for_engine(engine)
-        self._determinize = getattr(engine, "determinize", None)
-
-    def sample(self, state: Any, rng: random.Random) -> Any:
-        """A position the seat cannot tell from the real one, secrets redrawn."""
-        if self._determinize is None:
-            return copy.deepcopy(state)
-        return self._determinize(state, self.seat, rng)
-
-    def values(self, state: Any) -> list[float]:
-        """Per seat, 0..1: the outcome if the game is over, else the title's heuristic."""
-        result = self.engine.result(state)
-        if result is not None:
-            return heuristics.outcome(result, self.players)
-        return self.heuristic(state, self.players)
-
-    def best_step(
-        self, state: Any, seat: int, actions: list[dict[str, Any]], rng: random.Random
-    ) -> dict[str, Any]:
-        """The action of ``seat`` whose immediate outcome scores best (ties: at random)."""
-        if len(actions) > GREEDY_WIDTH:
-            actions = rng.sample(actions, GREEDY_WIDTH)
-        best: list[dict[str, Any]] = []
-        best_value = -1.0
-        for action in actions:
-            value = self.values(self.engine.apply(state, seat, action))[seat]
-            if value > best_value + 1e-9:
-                best, best_value = [action], value
-            elif abs(value - best_value) <= 1e-9:
-                best.append(action)
-        return pick_random(best, rng)
-
-    def finish_turn(self, state: Any, rng: random.Random) -> Any:
-        """Play on greedily, step by step, while the seat keeps the move (a few steps at most)."""
-        engine = self.engine
-        for _ in range(TURN_STEPS):
-            if engine.result(state) is not None or self.to_move(state) != self.seat:
-                break
-            actions = engine.legal_actions(state, self.seat)
-            if not actions:
-                break
-            state = engine.apply(state, self.seat, self.best_step(state, self.seat, actions, rng))
-        return state
-
-    def to_move(self, state: Any) -> int | None:
-        """The seat whose decision comes next (the bot's own first, where play is simultaneous)."""
-        active = self.engine.active_seats(state)
-        if not active:
-            return None
-        return self.seat if self.seat in active else min(active)
 
 
 def greedy(game: Game, state: Any, actions: list[dict[str, Any]], rng: random.Random) -> Any:
@@ -166,7 +72,7 @@ def greedy(game: Game, state: Any, actions: list[dict[str, Any]], rng: random.Ra
     best_value = -1.0
     for action in actions:
         position = game.engine.apply(sample, game.seat, action)
-        if finish:
+        if finish and not ends_turn(action):
             position = game.finish_turn(position, rng)
         value = game.values(position)[game.seat]
         if value > best_value + 1e-9:
@@ -174,7 +80,3 @@ def greedy(game: Game, state: Any, actions: list[dict[str, Any]], rng: random.Ra
         elif abs(value - best_value) <= 1e-9:
             best.append(action)
     return pick_random(best, rng)
-
-
-def now() -> float:
-    return time.perf_counter()

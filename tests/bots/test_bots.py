@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import bots
-from bots import heuristics, play
+from bots import common, heuristics
 from bots.arena import play_game
 from siam.engine import ENGINE as SIAM
 from tal.engine import ENGINE as TAL
@@ -233,7 +233,7 @@ def test_greedy_finishes_the_turn_before_judging_a_card():
         start.controller[province] = 0
         start.resolved.append(province)
         start.counts[province] = [0, 0, 0]
-    game = play.Game(SIAM, start.turn, 2)
+    game = common.Game(SIAM, start.turn, 2)
     played = SIAM.apply(start, start.turn, {"type": "play", "card": "maharacha"})
     finished = game.finish_turn(played, random.Random(0))
     assert finished.pending is None and finished.turn != start.turn
@@ -289,3 +289,38 @@ def test_a_title_whose_view_does_not_count_the_players_gets_computer_players_too
     for strength in ("greedy", "strong"):
         action = bots.choose(engine, state, seat, strength, budget=FIXED, players=2)
         assert action in engine.legal_actions(state, seat)
+
+
+def test_strong_tal_bot_plans_each_overseer_once_then_hands_the_plan_in():
+    """Weighing every plan again at each step let sampling noise rewrite the plan a
+    hundred times a round; each overseer is now planned once."""
+    for seed in range(3):
+        state = _tal_plan_phase(seed)
+        seat = min(TAL.active_seats(state))
+        steps = []
+        while not state.submitted[seat]:
+            action = bots.choose(TAL, state, seat, "strong", budget=FIXED, salt=str(seed))
+            steps.append(action)
+            state = TAL.apply(state, seat, action)
+        assert len(steps) == 3 and steps[-1] == {"type": "submit_plan"}
+        assert {step["index"] for step in steps[:2]} == {0, 1}
+
+
+def test_tal_site_worth_counts_the_chance_to_finish_before_the_end():
+    empty_large = [[None] * 9, [None] * 4, [None]]
+    empty_small = [[None] * 4, [None]]
+    # Little time left: a small pyramid can still be finished, a large one hardly.
+    assert heuristics.tal_site_worth("small", empty_small, False, 0, 6.0) > (
+        heuristics.tal_site_worth("large", empty_large, False, 0, 6.0)
+    )
+    # Stones about to be built make the finish surer.
+    assert heuristics.tal_site_worth("small", empty_small, False, 5, 0.0) >= 1.0
+    assert heuristics.tal_site_worth("small", empty_small, False, 0, 0.0) < 0.1
+
+
+def test_tal_auction_shares_leave_room_for_the_seats_still_to_bid():
+    state, first, second = _tal_bids_laid()
+    assert state.current == second  # the first seat has ended its bids
+    shares = heuristics.tal_auction_shares(state, 2)
+    # The second seat holds every tile and may still outbid the first anywhere.
+    assert 0 < shares[first] < 10 and shares[second] > 0
