@@ -77,6 +77,9 @@ class Game:
         self.players = players
         self.heuristic = heuristics.for_engine(engine)
         self._determinize = getattr(engine, "determinize", None)
+        # Every action a bot applies comes from ``legal_actions`` of that very position:
+        # an engine's ``apply_legal`` (see enginekit) skips checking it again.
+        self.apply = getattr(engine, "apply_legal", None) or engine.apply
 
     def sample(self, state: Any, rng: random.Random) -> Any:
         """A position the seat cannot tell from the real one, secrets redrawn."""
@@ -100,7 +103,7 @@ class Game:
         best: list[dict[str, Any]] = []
         best_value = -1.0
         for action in actions:
-            value = self.values(self.engine.apply(state, seat, action))[seat]
+            value = self.values(self.apply(state, seat, action))[seat]
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-9:
@@ -117,7 +120,7 @@ class Game:
             if not actions:
                 break
             action = self.best_step(state, self.seat, actions, rng)
-            state = engine.apply(state, self.seat, action)
+            state = self.apply(state, self.seat, action)
             if ends_turn(action):
                 break
         return state

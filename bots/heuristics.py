@@ -46,13 +46,30 @@ def _sides(players: int, teams: list[list[int]]) -> dict[int, list[int]]:
     return side
 
 
+_RIVALS: dict[tuple, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = {}
+
+
+def _rivals(players: int, teams: Any) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Per seat: the seats of its side, and the seats not on it (memoised: the search asks
+    for every position it scores)."""
+    key = (players, tuple(tuple(team) for team in teams))
+    found = _RIVALS.get(key)
+    if found is None:
+        side = _sides(players, list(teams))
+        found = _RIVALS[key] = tuple(
+            (tuple(side[s]), tuple(o for o in range(players) if o not in side[s]))
+            for s in range(players)
+        )
+    return found
+
+
 def _against_best_rival(worth: list[float], players: int, scale: float, teams=()) -> list[float]:
     """Each seat's (or side's) lead over its best rival, squashed into 0..1."""
-    side = _sides(players, list(teams))
-    best = [max(worth[m] for m in side[s]) for s in range(players)]
+    rivals = _rivals(players, teams)
+    best = [max(worth[m] for m in mine) for mine, _ in rivals]
     return [
-        _sigmoid(scale * (best[s] - max(best[o] for o in range(players) if o not in side[s])))
-        for s in range(players)
+        _sigmoid(scale * (best[s] - max(best[o] for o in others)))
+        for s, (_, others) in enumerate(rivals)
     ]
 
 
@@ -175,15 +192,27 @@ def tal_site_worth(
     return promised * chance
 
 
+# Tal node -> the site whose field it is (None for an area), read from the node's name
+# ("15-B"), memoised: the search asks for every worker of every position it scores.
+_TAL_FIELD_SITE: dict[str, int | None] = {}
+
+
+def _tal_field_site(node: str) -> int | None:
+    number = _TAL_FIELD_SITE.get(node, -1)
+    if number == -1:
+        number = _TAL_FIELD_SITE[node] = int(node.split("-", 1)[0]) if "-" in node else None
+    return number
+
+
 def _tal_builders(state: Any, seat: int) -> dict[int, int]:
     """Own unfinished sites in play -> the seat's workers on their fields."""
     out: dict[int, int] = {}
     for number, site in state.sites.items():
         if site.owner == seat and site.in_play and not site.finished:
             out[number] = 0
-    for node in state.workers[seat]:
-        if "-" in node:
-            number = int(node.split("-", 1)[0])
+    if out:
+        for node in state.workers[seat]:
+            number = _tal_field_site(node)
             if number in out:
                 out[number] += 1
     return out
@@ -199,27 +228,29 @@ def tal(state: Any, players: int) -> list[float]:
     rounds = tal_rounds_left(state, players)
     shares = tal_auction_shares(state, players)
     held = [sum(state.supply[seat].values()) + shares[seat] for seat in range(players)]
+    sites = state.sites
+    building = state.phase == "build"
     worth = []
     for seat in range(players):
         builders = _tal_builders(state, seat)
-        room = {}
-        for number, count in builders.items():
-            site = state.sites[number]
-            missing = TAL_CAPACITY[site.size] - site.stone_count()
-            cap = int(TAL_SITE_RATE) * count
-            if state.phase == "build" and state.current == seat:
-                cap -= state.turn_used.get(number, 0)
-            room[number] = max(0, min(cap, missing))
         stones = held[seat]
         coming: dict[int, float] = dict.fromkeys(builders, 0.0)
-        # The sites with the fewest stones missing get them first.
-        for number in sorted(
-            builders, key=lambda n: TAL_CAPACITY[state.sites[n].size] - state.sites[n].stone_count()
-        ):
-            coming[number] = min(stones, float(room[number]))
-            stones -= coming[number]
-        total = TAL_STONE_IN_HAND * stones if state.phase != "build" else 0.0
-        for number, site in state.sites.items():
+        if builders:
+            missing: dict[int, int] = {}
+            room: dict[int, int] = {}
+            for number, count in builders.items():
+                site = sites[number]
+                missing[number] = TAL_CAPACITY[site.size] - site.stone_count()
+                cap = int(TAL_SITE_RATE) * count
+                if building and state.current == seat:
+                    cap -= state.turn_used.get(number, 0)
+                room[number] = max(0, min(cap, missing[number]))
+            # The sites with the fewest stones missing get them first.
+            for number in sorted(builders, key=missing.__getitem__):
+                coming[number] = min(stones, float(room[number]))
+                stones -= coming[number]
+        total = TAL_STONE_IN_HAND * stones if not building else 0.0
+        for number, site in sites.items():
             if site.owner != seat or not site.in_play:
                 continue
             rate = max(TAL_SITE_RATE * builders.get(number, 0), TAL_MIN_RATE)

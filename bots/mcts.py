@@ -65,6 +65,7 @@ benchmark's figures over 200 games are in the commit that records them.
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from typing import Any
@@ -83,7 +84,18 @@ SETTLE_LIMIT = 200  # steps played outside the tree before a leaf is scored (a b
 
 
 class Node:
-    __slots__ = ("action", "seat", "children", "visits", "available", "reward", "ranked")
+    __slots__ = (
+        "action",
+        "seat",
+        "children",
+        "visits",
+        "available",
+        "reward",
+        "ranked",
+        "untried",
+        "places",
+        "taken",
+    )
 
     def __init__(self, action: dict[str, Any] | None = None, seat: int | None = None) -> None:
         self.action = action
@@ -92,8 +104,14 @@ class Node:
         self.visits = 0
         self.available = 0
         self.reward = 0.0
-        # Root only: its children, the best one-step score first.
+        # Root only: its children, the best one-step score first. Below the root, where
+        # the choices are the same in every sample (policies.fixed_choices): the children
+        # in the order of the choices, with (taken) their places in it, and (untried) the
+        # choices without a child yet with (places) theirs; None until first reached.
         self.ranked: list[Node] = []
+        self.taken: list[int] = []
+        self.untried: list[dict[str, Any]] | None = None
+        self.places: list[int] = []
 
     def ucb(self) -> float:
         mean = self.reward / self.visits
@@ -101,8 +119,21 @@ class Node:
 
 
 def _key(seat: int, action: dict[str, Any]) -> tuple:
-    # An engine builds each kind of action with its keys in one order, so no sorting.
-    return (seat, *action.items())
+    # An engine builds each kind of action with its keys in one order, and the type
+    # comes first, so the values tell actions apart: no sorting, no keys.
+    return (seat, *action.values())
+
+
+def _grow(node: Node, seat: int, rng: random.Random) -> Node:
+    """A new child of a node with fixed choices, for an untried choice drawn as
+    ``rng.choice(untried)`` would draw it, kept in the order of the choices."""
+    drawn = rng.choice(range(len(node.untried)))
+    child = Node(node.untried.pop(drawn), seat)
+    place = node.places.pop(drawn)
+    at = bisect.bisect(node.taken, place)
+    node.taken.insert(at, place)
+    node.ranked.insert(at, child)
+    return child
 
 
 def _settle(
@@ -126,7 +157,7 @@ def _settle(
             action = pick_random(engine.legal_actions(position, seat), rng)
         if action is None:
             break
-        position = engine.apply(position, seat, action)
+        position = game.apply(position, seat, action)
     return position
 
 
@@ -146,7 +177,7 @@ def _prime_root(game: Game, state: Any, root: Node, rng: random.Random) -> None:
     close = policies.closer_for(engine)
     values = []
     for action in scored:
-        position = engine.apply(sample, game.seat, action)
+        position = game.apply(sample, game.seat, action)
         if finish and not ends_turn(action):
             position = game.finish_turn(position, rng)
         position = _settle(game, position, set(), rng, close)
@@ -180,6 +211,7 @@ def search(
     root = Node()
     close = policies.closer_for(engine)
     own_turn = policies.own_turn_only(engine)
+    fixed = policies.fixed_choices(engine)
     choices = policies.choices_for(engine)
     _prime_root(game, state, root, rng)
     playouts = 0
@@ -191,6 +223,8 @@ def search(
         node = root
         path = [root]
         blind: set[int] = set()
+        # Only the seat's own tree moves so far: its choices are the ones of the node.
+        pure = fixed
         # Selection and expansion.
         while True:
             if engine.result(position) is not None:
@@ -205,13 +239,15 @@ def search(
             blind &= active
             seat = game.seat if game.seat in active else min(active)
             if seat in blind:
-                position = engine.apply(
+                position = game.apply(
                     position, seat, pick_random(engine.legal_actions(position, seat), rng)
                 )
+                pure = False
                 continue
             done = settled(position, seat) if seat == game.seat else None
             if done is not None:
-                position = engine.apply(position, seat, done)
+                position = game.apply(position, seat, done)
+                pure = False
                 continue
             if own_turn and (
                 seat != game.seat or (node.action is not None and ends_turn(node.action))
@@ -224,6 +260,12 @@ def search(
                 # The seat's own choices are the same in every sample (its view lists
                 # them): the ranked children made by _prime_root, the best first.
                 present = root.ranked[:width]
+            elif pure:
+                if node.untried is None:
+                    node.untried = choices(position, seat, engine.legal_actions(position, seat))
+                    node.places = list(range(len(node.untried)))
+                untried = node.untried
+                present = node.ranked
             else:
                 for action in choices(position, seat, engine.legal_actions(position, seat)):
                     child = node.children.get(_key(seat, action))
@@ -236,15 +278,18 @@ def search(
             for child in present:
                 child.available += 1
             if untried and len(present) < width:
-                action = rng.choice(untried)
-                child = Node(action, seat)
+                if pure and node is not root:
+                    child = _grow(node, seat, rng)
+                else:
+                    action = rng.choice(untried)
+                    child = Node(action, seat)
+                    node.children[_key(seat, action)] = child
                 child.available = 1
-                node.children[_key(seat, action)] = child
-                position = engine.apply(position, seat, action)
+                position = game.apply(position, seat, child.action)
                 path.append(child)
                 break
             node = max(present, key=Node.ucb)
-            position = engine.apply(position, seat, node.action)
+            position = game.apply(position, seat, node.action)
             path.append(node)
         position = _settle(game, position, blind, rng, close)
         # Playout.
@@ -254,7 +299,7 @@ def search(
             seat = game.to_move(position)
             if seat is None:
                 break
-            position = engine.apply(
+            position = game.apply(
                 position, seat, pick_random(engine.legal_actions(position, seat), rng)
             )
         values = game.values(position)

@@ -71,7 +71,7 @@ def greedy(game: Game, state: Any, actions: list[dict[str, Any]], rng: random.Ra
     best: list[dict[str, Any]] = []
     best_value = -1.0
     for action in actions:
-        position = game.engine.apply(sample, game.seat, action)
+        position = game.apply(sample, game.seat, action)
         if finish and not ends_turn(action):
             position = game.finish_turn(position, rng)
         value = game.values(position)[game.seat]

@@ -89,3 +89,15 @@ def closer_for(engine: Any) -> Closer:
 
 def own_turn_only(engine: Any) -> bool:
     return getattr(engine, "slug", "") in OWN_TURN
+
+
+# Titles whose seat has the same choices at a node of the search tree in every sampled
+# position, so the search lists them once a node (bots.mcts): Tal, whose tree holds the
+# seat's own turn only, in which nothing is drawn and the seat's legal actions depend on
+# public things and its own secrets only (its tiles, its plan), never on another seat's.
+# tests/bots/test_search.py checks it on sampled positions.
+FIXED_CHOICES: set[str] = {"tal"}
+
+
+def fixed_choices(engine: Any) -> bool:
+    return getattr(engine, "slug", "") in FIXED_CHOICES

@@ -138,6 +138,16 @@ def _all_distances() -> dict[str, dict[str, int]]:
 
 DIST: dict[str, dict[str, int]] = _all_distances()
 
+# WITHIN[node][k]: the nodes at most k steps from ``node`` (itself included), and
+# REACH[node][k] the same without ``node``, both in the order of NODES, for k = 0 .. STEPS:
+# the targets of moves and plans, looked up instead of filtered from every node each time.
+WITHIN: dict[str, tuple[tuple[str, ...], ...]] = {
+    a: tuple(tuple(b for b in NODES if DIST[a][b] <= k) for k in range(STEPS + 1)) for a in NODES
+}
+REACH: dict[str, tuple[tuple[str, ...], ...]] = {
+    a: tuple(tuple(b for b in WITHIN[a][k] if b != a) for k in range(STEPS + 1)) for a in NODES
+}
+
 
 def distance(a: str, b: str) -> int:
     """Steps (lines crossed) between two nodes; passing through figures is allowed."""

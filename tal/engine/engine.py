@@ -11,7 +11,7 @@ from enginekit.log import SharedLog
 from . import board as B
 from .determinize import determinize as redraw_secrets
 from .scoring import is_complete, pyramid_points, pyramid_type
-from .state import Site, TalState, own_rng
+from .state import Site, TalState, own_rng, site_to_change
 from .view import build_view
 
 ACTION_KEYS: dict[str, set[str]] = {
@@ -70,6 +70,14 @@ def _figures_at(state: TalState) -> dict[str, tuple[int, str, int]]:
         for i, node in enumerate(state.workers[seat]):
             if B.is_field(node):
                 occ[node] = (seat, "worker", i)
+    return occ
+
+
+def _occupied(state: TalState) -> set[str]:
+    """The fields a figure stands on (``_figures_at`` without who stands there)."""
+    fields = B.FIELD_SITE
+    occ = {node for figures in state.overseers for node in figures if node in fields}
+    occ.update(node for figures in state.workers for node in figures if node in fields)
     return occ
 
 
@@ -179,7 +187,7 @@ def _maybe_claim(state: TalState, seat: int, node: str, index: int) -> None:
             site=site_no,
         )
         return
-    site.owner = seat
+    site_to_change(state, site_no).owner = seat
     _log(
         state,
         N_("{player}'s overseer {number} claims site {site}."),
@@ -195,20 +203,18 @@ def _maybe_claim(state: TalState, seat: int, node: str, index: int) -> None:
 def _move_actions(state: TalState, seat: int, kind: str) -> list[dict[str, Any]]:
     figures = state.overseers[seat] if kind == "overseer" else state.workers[seat]
     left = B.STEPS - state.steps_used
-    occupied = _figures_at(state)
+    occupied = _occupied(state)
+    if state.round == 1:  # not onto a field of another player's site
+        for num, site in state.sites.items():
+            if site.owner not in (None, seat):
+                occupied.update(B.SITE_FIELDS[num])
     out: list[dict[str, Any]] = []
     for i, pos in enumerate(figures):
-        if i in state.moved:
+        if i in state.moved or left < 0:
             continue
-        dist = B.DIST[pos]
-        for node in B.NODES:
-            if node == pos or dist[node] > left or node in occupied:
-                continue
-            if state.round == 1:
-                s = B.FIELD_SITE.get(node)
-                if s is not None and state.sites[s].owner not in (None, seat):
-                    continue
-            out.append({"type": "move", "figure": kind, "index": i, "to": node})
+        for node in B.REACH[pos][left]:
+            if node not in occupied:
+                out.append({"type": "move", "figure": kind, "index": i, "to": node})
     out.append({"type": "end_moves"})
     return out
 
@@ -219,9 +225,11 @@ def _plan_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
     plan = state.plans[seat]
     for i in range(B.OVERSEERS):
         budget = B.plan_budget(pos, plan, i)
-        dist = B.DIST[pos[i]]
-        for node in B.NODES:
-            if node != plan[i] and dist[node] <= budget:
+        if budget < 0:
+            continue
+        planned = plan[i]
+        for node in B.WITHIN[pos[i]][min(budget, B.STEPS)]:
+            if node != planned:
                 out.append({"type": "plan", "index": i, "to": node})
     # Every overseer must be planned, staying put included, so the number of
     # plan actions tells the others nothing about the plan (ruling 18).
@@ -342,7 +350,7 @@ def _is_legal(state: TalState, seat: int, a: dict[str, Any]) -> bool:
         pos = figures[i]
         if node == pos or B.DIST[pos][node] > B.STEPS - state.steps_used:
             return False
-        if node in _figures_at(state):
+        if node in _occupied(state):
             return False
         if state.round == 1:
             s = B.FIELD_SITE.get(node)
@@ -730,10 +738,10 @@ class TalEngine:
     # whose turn ---------------------------------------------------------------
     def active_seats(self, state: TalState) -> frozenset[int]:
         if state.phase == "over":
-            return frozenset()
+            return _NOBODY
         if state.phase == "plan":
             return frozenset(s for s in range(state.players) if not state.submitted[s])
-        return frozenset() if state.current is None else frozenset({state.current})
+        return _NOBODY if state.current is None else _SEAT[state.current]
 
     def legal_actions(self, state: TalState, seat: int) -> list[dict[str, Any]]:
         if seat not in self.active_seats(state):
@@ -756,10 +764,18 @@ class TalEngine:
     # applying -----------------------------------------------------------------
     def apply(self, state: TalState, seat: int, action: dict[str, Any]) -> TalState:
         self._check(state, seat, action)
+        return self.apply_legal(state, seat, action)
+
+    def apply_legal(self, state: TalState, seat: int, action: dict[str, Any]) -> TalState:
+        """``apply`` for an action known to be legal (one of ``legal_actions(state, seat)``):
+        the same new state, without checking the action again. For computer players,
+        which apply tens of thousands of actions a decision, each taken from the list
+        (see :mod:`enginekit`). An action that is not legal gives a state that no game
+        can reach: everything else must use ``apply``."""
         new = state.clone()
         new.move_count += 1
         before = (new.phase, new.round, new.current)
-        getattr(self, "_do_" + action["type"])(new, seat, action)
+        _HANDLERS[action["type"]](self, new, seat, action)
         new.last_seat = seat
         new.last_undoable = (new.phase, new.round, new.current) == before and seat in (
             self.active_seats(new)
@@ -912,7 +928,7 @@ class TalEngine:
 
     def _do_steal(self, state: TalState, seat: int, a: dict[str, Any]) -> None:
         num, slot = a["site"], a["slot"]
-        site = state.sites[num]
+        site = site_to_change(state, num)
         lv = _top_level(site)
         assert lv is not None
         colour = site.levels[lv][slot]
@@ -933,7 +949,7 @@ class TalEngine:
         _next_turn(state)
 
     def _do_takeover(self, state: TalState, seat: int, a: dict[str, Any]) -> None:
-        site = state.sites[a["site"]]
+        site = site_to_change(state, a["site"])
         _log(
             state,
             N_("{player} takes over site {site} from {owner_player}."),
@@ -948,7 +964,7 @@ class TalEngine:
 
     def _do_build(self, state: TalState, seat: int, a: dict[str, Any]) -> None:
         num, slot, colour = a["site"], a["slot"], a["colour"]
-        site = state.sites[num]
+        site = site_to_change(state, num)
         lv = _build_level(site)
         site.levels[lv][slot] = colour
         state.supply[seat][colour] -= 1
@@ -1015,5 +1031,9 @@ class TalEngine:
     def view(self, state: TalState, viewer: int | None) -> dict[str, Any]:
         return build_view(self, state, viewer)
 
+
+_HANDLERS = {kind: getattr(TalEngine, "_do_" + kind) for kind in ACTION_KEYS}
+_NOBODY: frozenset[int] = frozenset()
+_SEAT = tuple(frozenset({seat}) for seat in range(TalEngine.max_players))
 
 ENGINE = TalEngine()

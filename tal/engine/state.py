@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass, field
 
@@ -11,6 +10,10 @@ from enginekit.log import SharedLog
 
 @dataclass
 class Site:
+    """A building site. States share their Site objects (see ``TalState.clone``): the
+    engine never changes one in place once a state has been copied, it puts a changed
+    copy (``changed``) in its place."""
+
     number: int
     size: str  # "small" | "large"
     in_play: bool
@@ -20,6 +23,13 @@ class Site:
 
     def stone_count(self) -> int:
         return sum(1 for lv in self.levels for c in lv if c is not None)
+
+    def changed(self) -> Site:
+        """A copy to change: its own levels, everything else alike."""
+        new = Site.__new__(Site)
+        new.__dict__.update(self.__dict__)
+        new.levels = [list(lv) for lv in self.levels]
+        return new
 
 
 @dataclass
@@ -71,8 +81,14 @@ class TalState:
 
     def clone(self) -> TalState:
         """A copy that shares what is never changed in place: the log's storage (entries
-        are never changed once written; see :class:`enginekit.log.SharedLog`) and the
-        random number generator.
+        are never changed once written; see :class:`enginekit.log.SharedLog`), the
+        sites and the random number generator.
+
+        Sites: the engine changes a site only through ``site_to_change``, which puts a
+        copy of it into the changing state first, so a Site object a state shares with
+        its copies is never changed (copying all fifteen on every ``apply`` was the
+        largest part of its cost). Code outside the engine that changes a site of a
+        copied state in place changes it in every copy sharing it: replace it instead.
 
         Sharing ``rng`` is safe because the engine never draws from a state's generator
         in place: the only draws (a new round's market, ``_start_round``) first replace
@@ -82,12 +98,10 @@ class TalState:
         Code outside the engine that draws from ``state.rng`` should call ``own_rng``
         first, or set a new generator (as ``determinize`` does).
         """
-        new = copy.copy(self)
+        new = TalState.__new__(TalState)
+        new.__dict__.update(self.__dict__)
         new.bag = dict(self.bag)
-        new.sites = {
-            n: Site(s.number, s.size, s.in_play, s.owner, [list(lv) for lv in s.levels], s.finished)
-            for n, s in self.sites.items()
-        }
+        new.sites = dict(self.sites)
         new.overseers = [list(x) for x in self.overseers]
         new.workers = [list(x) for x in self.workers]
         new.tiles = [list(x) for x in self.tiles]
@@ -105,6 +119,13 @@ class TalState:
         new.log = SharedLog.of(self.log)
         new.revealed = list(self.revealed)
         return new
+
+
+def site_to_change(state: TalState, number: int) -> Site:
+    """Site ``number`` of ``state``, as a copy of its own that may be changed."""
+    site = state.sites[number].changed()
+    state.sites[number] = site
+    return site
 
 
 def own_rng(state: TalState) -> random.Random:

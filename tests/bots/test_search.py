@@ -1,0 +1,77 @@
+"""What the faster search relies on: ``apply_legal`` is ``apply`` without the check, a
+state's shared sites never change under it, and a Tal seat's own turn offers the same
+choices in every position the seat cannot tell from the real one (policies.fixed_choices)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+
+import pytest
+
+from bots import common, policies
+from bots.common import ends_turn
+from tal.engine import ENGINE as TAL
+
+
+def _snapshot(state):
+    """Everything a Tal state holds, as plain values (the generator by its internal state)."""
+    out = {
+        f.name: copy.deepcopy(getattr(state, f.name))
+        for f in dataclasses.fields(state)
+        if f.name not in ("rng", "log")
+    }
+    out["rng"] = state.rng.getstate()
+    out["log"] = copy.deepcopy(list(state.log))
+    return out
+
+
+def _random_positions(players: int, seed: int, every: int = 3):
+    """Every ``every``-th position of a random game from setup, with the seat to move."""
+    rng = random.Random(seed)
+    state = TAL.setup(players, {}, seed)
+    step = 0
+    while TAL.result(state) is None:
+        seat = min(TAL.active_seats(state))
+        if step % every == 0:
+            yield state, seat
+        state = TAL.apply(state, seat, rng.choice(TAL.legal_actions(state, seat)))
+        step += 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_apply_legal_gives_what_apply_gives_and_leaves_the_old_state_as_it_was(players):
+    rng = random.Random(players)
+    for state, seat in _random_positions(players, 40 + players, every=1):
+        before = _snapshot(state)
+        action = rng.choice(TAL.legal_actions(state, seat))
+        checked = TAL.apply(state, seat, action)
+        unchecked = TAL.apply_legal(state, seat, action)
+        assert _snapshot(checked) == _snapshot(unchecked), action
+        # the new states share the old one's unchanged sites; a changed site is a copy
+        assert _snapshot(state) == before, action
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_tal_seat_has_the_same_choices_in_every_sample_through_its_own_turn(players):
+    """The search lists a node's choices once (bots.mcts, policies.fixed_choices): this
+    holds only if they never depend on what the seat cannot see."""
+    assert policies.fixed_choices(TAL)
+    rng = random.Random(players)
+    checked = 0
+    for state, seat in _random_positions(players, 70 + players, every=4):
+        game = common.Game(TAL, seat, players)
+        real = state
+        samples = [game.sample(state, random.Random(n)) for n in range(4)]
+        while True:
+            actions = TAL.legal_actions(real, seat)
+            for sample in samples:
+                assert TAL.legal_actions(sample, seat) == actions
+                checked += 1
+            action = rng.choice(actions)
+            real = TAL.apply(real, seat, action)
+            samples = [TAL.apply(sample, seat, action) for sample in samples]
+            if ends_turn(action) or seat not in TAL.active_seats(real):
+                break
+    assert checked > 100
