@@ -2,10 +2,12 @@
 
 Usage: .venv/bin/python bench/bots.py [--titles siam,tal] [--seats 2,3,4]
        [--pairs greedy-random,strong-random,strong-greedy] [--games N] [--playouts N]
-       [--budget fixed|default] [--jobs N] [--positions N] [--endings N]
+       [--budget fixed|default] [--jobs N] [--first-game N] [--positions N] [--endings N]
 
 ``--games`` and ``--playouts`` take one number for every title or one per
-title, as in ``--games siam=200,tal=40``. ``--seats``, ``--pairs`` and the
+title, as in ``--games siam=200,tal=40``. ``--first-game N`` plays games N, N+1, ...
+(seeds 10,000 + N and up) instead of 0, 1, ...: a fresh set of games to check a
+setting chosen on the first. ``--seats``, ``--pairs`` and the
 other options select subsets, so that a long run can be split: ``--games 0``
 skips the win rates, ``--positions 0`` the decision times, ``--endings 0``
 (the default) the endings.
@@ -266,7 +268,7 @@ def win_rates(args: argparse.Namespace, titles: list[str]) -> None:
                     count = games[title]
                     jobs = [
                         (title, seats, first, second, n, playouts[title], args.budget)
-                        for n in range(count)
+                        for n in range(args.first_game, args.first_game + count)
                     ]
                     results = pool.map(_one_game, jobs, chunksize=1)
                     score = sum(s for s, _ in results)
@@ -314,6 +316,12 @@ def main() -> None:
     parser.add_argument("--playouts", default=str(bots.Budget().playouts))
     parser.add_argument("--budget", choices=("fixed", "default"), default="fixed")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--first-game",
+        type=int,
+        default=0,
+        help="number of the first game (seed 10,000 + number): another set of games",
+    )
     parser.add_argument("--titles", default="siam,tal")
     parser.add_argument("--seats", default="2")
     parser.add_argument("--pairs", default="greedy-random,strong-random,strong-greedy")

@@ -71,11 +71,12 @@ def players_of(view: dict[str, Any]) -> int:
 class Game:
     """The engine as one seat's bot uses it: sampled positions, outcomes and scores."""
 
-    def __init__(self, engine: Any, seat: int, players: int) -> None:
+    def __init__(self, engine: Any, seat: int, players: int, *, search: bool = False) -> None:
         self.engine = engine
         self.seat = seat
         self.players = players
-        self.heuristic = heuristics.for_engine(engine)
+        # ``search``: the strong bot's game, scored as its search scores positions.
+        self.heuristic = (heuristics.for_search if search else heuristics.for_engine)(engine)
         self._determinize = getattr(engine, "determinize", None)
         # Every action a bot applies comes from ``legal_actions`` of that very position:
         # an engine's ``apply_legal`` (see enginekit) skips checking it again.

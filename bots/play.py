@@ -44,9 +44,10 @@ def choose(
         return actions[0]
     if strength == "random":
         return pick_random(actions, rng)
-    game = Game(engine, seat, players or players_of(view))
+    players = players or players_of(view)
     if strength == "greedy":
-        return greedy(game, state, actions, rng)
+        return greedy(Game(engine, seat, players), state, actions, rng)
+    game = Game(engine, seat, players, search=True)
     return mcts.search(game, state, budget or Budget(), rng, started)
 
 

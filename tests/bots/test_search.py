@@ -75,3 +75,20 @@ def test_a_tal_seat_has_the_same_choices_in_every_sample_through_its_own_turn(pl
             if ends_turn(action) or seat not in TAL.active_seats(real):
                 break
     assert checked > 100
+
+
+def test_the_strong_bot_scores_a_tal_lead_flatter_than_the_greedy_bot():
+    """The search's squash of a lead (TAL_SEARCH_SCALE) is flatter than the heuristic's:
+    the same side ahead, by less; the greedy bot keeps the title's heuristic."""
+    from bots import heuristics
+
+    searched = common.Game(TAL, 0, 2, search=True)
+    greedy = common.Game(TAL, 0, 2)
+    assert heuristics.TAL_SEARCH_SCALE < heuristics.TAL_SCALE
+    leads = 0
+    for state, _ in _random_positions(2, 5, every=5):
+        plain, flat = greedy.values(state)[0], searched.values(state)[0]
+        if abs(plain - 0.5) > 0.05:
+            assert (flat - 0.5) * (plain - 0.5) > 0 and abs(flat - 0.5) < abs(plain - 0.5)
+            leads += 1
+    assert leads > 3
