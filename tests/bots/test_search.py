@@ -77,9 +77,9 @@ def test_a_tal_seat_has_the_same_choices_in_every_sample_through_its_own_turn(pl
     assert checked > 100
 
 
-def test_the_strong_bot_scores_a_tal_lead_flatter_than_the_greedy_bot():
-    """The search's squash of a lead (TAL_SEARCH_SCALE) is flatter than the heuristic's:
-    the same side ahead, by less; the greedy bot keeps the title's heuristic."""
+def test_the_strong_bot_scores_a_two_seat_tal_lead_flatter_than_the_greedy_bot():
+    """In two-seat games the search's squash of a lead (TAL_SEARCH_SCALE) is flatter than
+    the heuristic's: the same side ahead, by less; the greedy bot keeps the heuristic."""
     from bots import heuristics
 
     searched = common.Game(TAL, 0, 2, search=True)
@@ -92,3 +92,9 @@ def test_the_strong_bot_scores_a_tal_lead_flatter_than_the_greedy_bot():
             assert (flat - 0.5) * (plain - 0.5) > 0 and abs(flat - 0.5) < abs(plain - 0.5)
             leads += 1
     assert leads > 3
+    # three and four seats: the search keeps the heuristic's scale (measured no better)
+    for players in (3, 4):
+        for state, _ in _random_positions(players, 6, every=25):
+            assert common.Game(TAL, 0, players, search=True).values(state) == common.Game(
+                TAL, 0, players
+            ).values(state)
