@@ -98,6 +98,9 @@ class TournamentForm(forms.Form):
             field.initial = spec.get("default")
             self.fields[name] = field
             self.option_names.append(spec["name"])
+        # The title's own choices next to its table size, before the format.
+        options = [f"option_{name}" for name in self.option_names]
+        self.order_fields(["name", "table_size", *options])
 
     def options(self) -> dict:
         return {name: self.cleaned_data[f"option_{name}"] for name in self.option_names}
