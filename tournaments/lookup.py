@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.models import Game
 
-from .models import Entrant, Ladder, LadderGame, Table, Tournament
+from .models import Entrant, Ladder, LadderGame, Round, Table, Tournament
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,10 @@ def tournaments_of(user) -> list[Entrant]:
             tournament__status__in=[Tournament.Status.SIGNUP, Tournament.Status.RUNNING],
         ).select_related("tournament")
     )
+    latest = {}
+    rounds = Round.objects.filter(tournament_id__in=[e.tournament_id for e in entries])
+    for round_ in rounds.order_by("number"):  # one query for all: the last one stays
+        latest[round_.tournament_id] = round_
     for entry in entries:
-        entry.current_round = entry.tournament.round_set.order_by("-number").first()
+        entry.current_round = latest.get(entry.tournament_id)
     return entries
