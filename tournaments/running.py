@@ -320,7 +320,8 @@ def _main_round(tournament: Tournament, number: int, entrants: list[Entrant]) ->
     if tournament.format == Tournament.Format.ROUND_ROBIN:
         by_pk = {e.pk: e for e in entrants}
         tables = [tuple(block) for block in tournament.plan[number - 1]]
-        groups = [by_pk[block[0]].group for block in tables]
+        # (An entrant whose account was deleted since has no row: their seat is "gone".)
+        groups = [next((by_pk[p].group for p in block if p in by_pk), None) for block in tables]
         _open_round(tournament, number, Round.Stage.MAIN, tables, [], groups)
         return
     players = results.swiss_players(tournament, entrants)
@@ -364,7 +365,7 @@ def _open_round(
     by_pk = {e.pk: e for e in tournament.entrants.select_related("user")}
     for index, seating in enumerate(tables):
         group = groups[index] if groups else None
-        _open_table(tournament, round_, index + 1, [by_pk[pk] for pk in seating], group)
+        _open_table(tournament, round_, index + 1, list(seating), by_pk, group)
     for index, entrant in enumerate(byes, start=len(tables) + 1):
         Table.objects.create(
             round=round_,
@@ -381,20 +382,29 @@ def _open_round(
 
 
 def _open_table(
-    tournament: Tournament, round_: Round, number: int, entrants: list[Entrant], group
+    tournament: Tournament,
+    round_: Round,
+    number: int,
+    seating: list[int],
+    by_pk: dict[int, Entrant],
+    group: int | None,
 ) -> Table:
     """A table of the round: its game starts at once with the seats as planned. An
-    entrant who left is replaced by a computer player (policy "substitute") or the
-    table is not played and the others share its point (policy "forfeit")."""
+    entrant who left (or whose account is gone: None) is replaced by a computer player
+    (policy "substitute") or the table is not played and the others share its point
+    (policy "forfeit")."""
     table = Table(
         round=round_,
         tournament=tournament,
         number=number,
         group=group,
-        seating=[e.pk for e in entrants],
+        seating=seating,
     )
-    gone = [seat for seat, e in enumerate(entrants) if not (e.playing and e.user.is_active)]
-    users = [e.user for e in entrants]
+    entrants = [by_pk.get(pk) for pk in seating]
+    gone = [
+        seat for seat, e in enumerate(entrants) if e is None or not (e.playing and e.user.is_active)
+    ]
+    users = [e.user if e is not None else None for e in entrants]
     computers = extend.computer_players()
     substitute = (
         tournament.withdrawal == Tournament.Withdrawal.SUBSTITUTE
@@ -402,7 +412,7 @@ def _open_table(
         and len(gone) < len(entrants)
     )
     if gone and substitute:
-        taken = [u.pk for u in users]
+        taken = [u.pk for u in users if u is not None]
         for seat in gone:
             users[seat] = computers.account(computers.stand_in_strength, taken)
             taken.append(users[seat].pk)
@@ -461,13 +471,14 @@ def final_table(tournament: Tournament, entrants: list[Entrant]) -> list[dict]:
         order.append(champion)
         for table in finals:
             points = dict(zip(table.seating, table.point_values(), strict=True))
-            rest = [e for e in table.seating if e not in order]
+            rest = [e for e in table.seating if e not in order and e in seed]
             rest.sort(key=lambda e: (-points[e], seed[e]))
             order.extend(rest)
     others = [row for row in main.values() if row.entrant not in order]
     others.sort(key=lambda row: (row.place, -row.points, row.seed))
     order.extend(row.entrant for row in others)
     table = []
+    order = [pk for pk in order if pk in by_pk]  # not an account deleted since
     for place, pk in enumerate(order, start=1):
         row, entrant = main.get(pk), by_pk[pk]
         table.append(

@@ -236,3 +236,22 @@ def test_bye_points_and_standings_after_each_round(client, count_kind):
     page = client.get(f"{tournament.get_absolute_url()}?after=1").content.decode()
     assert "Standings after round 1" in page and "Buchholz" in page
     assert client.get(f"{tournament.get_absolute_url()}?after=99").status_code == 200
+
+
+def test_a_deleted_account_leaves_its_later_tables_forfeited(count_kind):
+    tournament = start(
+        make(entrants=3, format=Tournament.Format.ROUND_ROBIN, group_size=3, every_seating=False)
+    )
+    [game] = running_games(tournament)
+    out = Entrant.objects.exclude(pk__in=game.tournament_table.seating).get(tournament=tournament)
+    out.user.delete()
+    play_to_the_end(game)
+    assert running.advance(tournament.pk) == "round"
+    [table] = Table.objects.filter(tournament=tournament, round__number=2)
+    assert table.kind == Table.Kind.FORFEIT and out.pk in table.seating
+    while running.advance(tournament.pk) == "round":
+        for later in running_games(tournament):
+            play_to_the_end(later)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert len(tournament.final_table) == 2
