@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import bots
 from django.utils import timezone
 
+import bots
 from games import play, replay
 from games.models import Game
 from tests.factories import UserFactory
