@@ -56,6 +56,9 @@ def test_an_eight_player_swiss_is_played_to_its_final_table(count_kind):
     assert "Final table" in pages[-1] and final[0]["name"] in pages[-1]
     # Each round began with a mail naming it (the game's start mail is the round's).
     subjects = [m.subject for m in mail.outbox]
+    round_mail = next(m for m in mail.outbox if "Round 2 of" in m.subject)
+    assert "Round 2 of the tournament “Spring Swiss” has begun." in round_mail.body
+    assert f"/tournaments/{tournament.pk}/" in round_mail.body  # the standings
     for number in (1, 2, 3):
         assert sum(f"Round {number} of “Spring Swiss” has started" in s for s in subjects) == 8
 
