@@ -47,13 +47,14 @@ def test_two_workers_start_each_round_exactly_once(tmp_path):
     logs = [tmp_path / "worker1.log", tmp_path / "worker2.log"]
     with (
         broker(settings.REDIS_URL, queue),
-        worker(settings.REDIS_URL, queue, mail_dir, logs[0]),
-        worker(settings.REDIS_URL, queue, mail_dir, logs[1]),
+        # Two start at once: on a busy machine that takes a while.
+        worker(settings.REDIS_URL, queue, mail_dir, logs[0], ready_seconds=90),
+        worker(settings.REDIS_URL, queue, mail_dir, logs[1], ready_seconds=90),
     ):
         for _ in range(10):  # what beat and finished games ask for, many times over
             advance.delay(tournament.pk)
             advance_all.delay()
-        wait_for(lambda: Table.objects.filter(tournament=tournament).count() >= 4, 30, logs[0])
+        wait_for(lambda: Table.objects.filter(tournament=tournament).count() >= 4, 60, logs[0])
         time.sleep(2)  # a second start would show now
         assert Round.objects.filter(tournament=tournament).count() == 1
         assert Game.objects.filter(tournament_table__tournament=tournament).count() == 4
@@ -63,7 +64,7 @@ def test_two_workers_start_each_round_exactly_once(tmp_path):
             play.resign(game.pk, game.seats.get(number=0).user)
         for _ in range(10):
             advance.delay(tournament.pk)
-        wait_for(lambda: Round.objects.filter(tournament=tournament).count() >= 2, 30, logs[1])
+        wait_for(lambda: Round.objects.filter(tournament=tournament).count() >= 2, 60, logs[1])
         time.sleep(2)
     assert Round.objects.filter(tournament=tournament).count() == 2
     assert Table.objects.filter(tournament=tournament, round__number=2).count() == 4
