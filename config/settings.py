@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "community",
     "botplay",
     "lobby",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -186,6 +187,9 @@ CELERY_BEAT_SCHEDULE = {
     "notify-reminders": {"task": "notify.tasks.remind", "schedule": 300.0},
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5 * 60},
     "prune-receipts": {"task": "games.tasks.prune_receipts", "schedule": 60 * 60},
+    # Starts tournaments whose sign-up is over and rounds whose games have all ended.
+    "tournaments-advance": {"task": "tournaments.tasks.advance_all", "schedule": 60.0},
+    "ladders-pair": {"task": "tournaments.tasks.pair_ladders", "schedule": 5 * 60},
 }
 
 # Sessions live in the database: a Redis outage must not sign everyone out.
@@ -304,3 +308,6 @@ VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
 REMATCH_DAYS = env.int("REMATCH_DAYS", default=14)
 # Reports one player may file in 24 hours.
 REPORTS_PER_DAY = env.int("REPORTS_PER_DAY", default=10)
+# Tournaments a player (not a moderator) may have created that are not over yet.
+TOURNAMENTS_PER_PLAYER = env.int("TOURNAMENTS_PER_PLAYER", default=2)
+TOURNAMENT_MAX_ENTRANTS = 128

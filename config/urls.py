@@ -20,5 +20,6 @@ urlpatterns = [
     path("", include("community.urls")),
     path("", include("lobby.urls")),
     path("", include("botplay.urls")),
+    path("", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

@@ -18,7 +18,11 @@ here from its ``AppConfig.ready``, as a title registers its engine
 - **name marks** (``add_name_mark``): a mark beside a player's name in the lists of
   games (a record, presence), prepared once per list;
 - **computer players** (``set_computer_players``): who fills a seat the creator
-  gave to a computer, or stands in for a player who ran out of time.
+  gave to a computer, or stands in for a player who ran out of time;
+- **ratings** (``set_ratings``): each player's rating in a title, for an app that
+  pairs players by strength without importing the app that rates them;
+- **audit trail** (``set_audit_trail``): where an app records what a moderator did
+  through it, in the one trail moderators read.
 
 What happens after a change to a game reaches feature apps through
 ``games.signals`` (sent inside the change's transaction).
@@ -48,6 +52,8 @@ PLACES = {
     "open-game": "what the players of an open game may do",
     # The top of "My games" (context: user).
     "my-games": "what waits for the player besides their moves",
+    # The lobby, below the new-game buttons (context: user, request).
+    "lobby": "what else there is to enter besides open games",
 }
 
 
@@ -219,3 +225,51 @@ def set_computer_players(provider: ComputerPlayers | None) -> None:
 def computer_players() -> ComputerPlayers | None:
     """The registered computer players, or None: then no game offers them."""
     return _computer_players[0] if _computer_players else None
+
+
+# (kind, user ids) -> {user id: rating}, every id given answered (a newcomer's start).
+_ratings: list[Callable[[str, list[int]], dict[int, int]]] = []
+
+# What a player without any rating counts as where no app rates players.
+UNRATED = 1000
+
+
+def set_ratings(lookup: Callable[[str, list[int]], dict[int, int]] | None) -> None:
+    _ratings[:] = [lookup] if lookup is not None else []
+
+
+def ratings(kind: str, user_ids: list[int]) -> dict[int, int]:
+    """The players' ratings in the title ``kind``, from the registered lookup (everyone
+    counts as ``UNRATED`` while none is registered)."""
+    if not _ratings:
+        return {uid: UNRATED for uid in user_ids}
+    found = _ratings[0](kind, list(user_ids))
+    return {uid: found.get(uid, UNRATED) for uid in user_ids}
+
+
+class AuditTrail(Protocol):
+    def __call__(
+        self,
+        moderator: Any,
+        action: str,
+        reason: str,
+        *,
+        user: Any = None,
+        game: Any = None,
+        target: str = "",
+    ) -> Any:
+        """Record that ``moderator`` did ``action`` (a name the trail knows) for
+        ``reason``, to ``user`` and/or ``game`` (``target``: what it was, in words);
+        runs inside the change's transaction, so there is no change without its entry."""
+
+
+_audit_trail: list[AuditTrail] = []
+
+
+def set_audit_trail(record: AuditTrail | None) -> None:
+    _audit_trail[:] = [record] if record is not None else []
+
+
+def audit_trail() -> AuditTrail | None:
+    """The registered trail, or None: then moderators' actions through apps are refused."""
+    return _audit_trail[0] if _audit_trail else None

@@ -143,6 +143,51 @@ def create_game(
     return game
 
 
+def create_seated_game(
+    kind,
+    users: list,
+    *,
+    title: str,
+    options: dict,
+    time_limit_days: int,
+    timeout_policy: str = Game.TimeoutPolicy.LOSE,
+    vacation_allowed: bool = True,
+    created_by=None,
+) -> Game:
+    """A public game that starts at once with ``users[n]`` in seat ``n``.
+
+    For games whose seating is planned elsewhere (a tournament's table rotates its
+    seats exactly), so, unlike every other game, the seats are not drawn from the
+    seed. A computer player among ``users`` makes it unrated, as anywhere else.
+    """
+    engine = kind.engine
+    if len({user.pk for user in users}) != len(users):
+        raise PlayError(_("A player can hold only one seat of a game."))
+    for user in users:
+        refuse_blocked(user)
+    if timeout_policy not in Game.TimeoutPolicy.values:
+        raise PlayError(_("Unknown timeout policy."))
+    options = engine.validate_options(len(users), options)
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind.slug,
+            title=title,
+            players=len(users),
+            options=options,
+            rules_version=engine.rules_version,
+            created_by=created_by,
+            time_limit_days=time_limit_days,
+            private=False,
+            timeout_policy=timeout_policy,
+            vacation_allowed=vacation_allowed,
+            computer_played=any(user.is_bot for user in users),
+        )
+        for number, user in enumerate(users):
+            Seat.objects.create(game=game, user=user, number=number)
+        _start(game, shuffle=False)
+    return game
+
+
 def join(game_id: int, user) -> Game:
     refuse_blocked(user)
     with transaction.atomic():
@@ -181,13 +226,14 @@ def leave(game_id: int, user) -> Game:
     return game
 
 
-def _start(game: Game) -> None:
-    seats = list(game.seats.order_by("joined_at", "pk"))
-    # Seating comes from the seed, so the published seed explains it too.
-    random.Random(f"seating:{game.seed}").shuffle(seats)
-    for number, seat in enumerate(seats):
-        seat.number = number
-        seat.save(update_fields=["number"])
+def _start(game: Game, shuffle: bool = True) -> None:
+    if shuffle:
+        seats = list(game.seats.order_by("joined_at", "pk"))
+        # Seating comes from the seed, so the published seed explains it too.
+        random.Random(f"seating:{game.seed}").shuffle(seats)
+        for number, seat in enumerate(seats):
+            seat.number = number
+            seat.save(update_fields=["number"])
     game.status = Game.Status.ACTIVE
     game.started_at = game.last_move_at = timezone.now()
     game.version += 1
@@ -607,6 +653,22 @@ def _stand_in(game: Game, numbers: list[int], reclaimable: bool = True) -> bool:
     movers = [seat for seat in late if seat.number in game.engine.active_seats(state)]
     signals.turn_started.send(sender=Game, game=game, seats=movers, move_count=game.move_count)
     return True
+
+
+def hand_to_computer(game_id: int, user) -> bool:
+    """A computer player takes ``user``'s seat of a running game for good and plays on
+    (a tournament entrant who withdrew, where the tournament has their games played out).
+    False, and nothing changes, where no computer player is registered or the game
+    would be left to computers alone."""
+    with transaction.atomic():
+        game = locked(game_id)
+        seat = game.seat_of(user)
+        if seat is None:
+            raise NotAPlayer()
+        if game.status != Game.Status.ACTIVE:
+            raise PlayError(_("This game is not running."), 409)
+        game.version += 1
+        return _stand_in(game, [seat.number], reclaimable=False)
 
 
 def reclaim_seat(game_id: int, user) -> Game:

@@ -23,6 +23,7 @@ from games import replay, text
 from games.models import Game, Seat
 from lobby.models import Invitation
 from moderation.models import ChatMute
+from tournaments import lookup
 
 from .away import on_vacation_here
 from .emails import absolute, links, make_message
@@ -166,6 +167,8 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
             skipped="",
         )
         covers = [t.pk for t in _claim(turn, now)]
+    # A tournament's round starts with one game per entrant: this is its round mail.
+    competition = lookup.competition_of(game)
     return {
         "game": game,
         "players": [s.user.name for s in seats],
@@ -173,6 +176,8 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
         "my_turn": mine is not None,
         "deadline": game.deadline if mine is not None else None,
         "covers": covers,
+        "competition": competition,
+        "competition_url": absolute(competition.url) if competition else "",
     }
 
 
