@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "community",
     "botplay",
     "lobby",
+    "live",
 ]
 
 MIDDLEWARE = [
@@ -58,7 +59,7 @@ MIDDLEWARE = [
     # Below whitenoise, which serves static files compressed ahead of time and
     # answers before reaching it; above CompactHTML, which must see the page
     # before it is compressed. Since Django 4.2 it pads against BREACH.
-    "django.middleware.gzip.GZipMiddleware",
+    "config.middleware.GZip",
     "config.middleware.CompactHTML",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -74,6 +75,10 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+# ASGI (config.asgi): the threads of each app process that run Django's synchronous
+# code (middleware, views, the ORM), each keeping its database connection.
+ASGI_THREADS = env.int("ASGI_THREADS", default=8)
 
 TEMPLATES = [
     {
@@ -304,3 +309,15 @@ VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
 REMATCH_DAYS = env.int("REMATCH_DAYS", default=14)
 # Reports one player may file in 24 hours.
 REPORTS_PER_DAY = env.int("REPORTS_PER_DAY", default=10)
+
+# Live updates (live/): server-sent events tell open pages of each change. Streams per
+# player (anonymous viewers: per client address), across all app servers; over it a page
+# polls as before. Redis carries the changes between app servers (without it, one process).
+LIVE_STREAMS_PER_USER = env.int("LIVE_STREAMS_PER_USER", default=4)
+LIVE_REDIS_URL = env.str("LIVE_REDIS_URL", default=REDIS_URL)
+LIVE_HEARTBEAT_SECONDS = 25
+# Then the browser reconnects (and is let in anew: a game made private, a ban).
+LIVE_STREAM_SECONDS = env.int("LIVE_STREAM_SECONDS", default=3600)
+# The per-process thread of live.keeper (presence, stream counts; changes from other
+# processes without Redis). The tests switch it off and run its rounds themselves.
+LIVE_KEEPER = env.bool("LIVE_KEEPER", default=True)

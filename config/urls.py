@@ -20,4 +20,5 @@ urlpatterns = [
     path("", include("community.urls")),
     path("", include("lobby.urls")),
     path("", include("games.urls")),
+    path("", include("live.urls")),
 ]

@@ -48,6 +48,13 @@ PLACES = {
     "open-game": "what the players of an open game may do",
     # The top of "My games" (context: user).
     "my-games": "what waits for the player besides their moves",
+    # Once on a game page (any viewer the game is visible to) and on the waiting page of
+    # an open game (any viewer, an invited one too: check visibility), outside the board
+    # area, so it stays while boards are swapped (context: the page's: game, request,
+    # user; ``page`` on a game page, ``seat`` on a waiting page).
+    "game-live": "what keeps an open game page up to date",
+    # The end of every other page for a signed-in user (context: the page's, request, user).
+    "page-end": "what keeps any page of a signed-in user up to date",
 }
 
 
