@@ -53,3 +53,16 @@ def test_the_page_parts_draw_the_right_stream(client, game):  # noqa: F811
     assert "data-live" not in client.get("/").content.decode()  # nobody to tell anything
     spectator = client.get(f"/g/{game.pk}/").content.decode()
     assert "data-live" in spectator and "data-badge" not in spectator
+
+
+def test_the_keeper_counts_every_badge_in_one_query(game, django_assert_num_queries):  # noqa: F811
+    from types import SimpleNamespace
+
+    from games import lists
+    from live import keeper
+
+    players = [s.user for s in game.seats.all()] + [UserFactory()]
+    with django_assert_num_queries(1):
+        counted = keeper.badges_of([u.pk for u in players])
+    assert counted == {u.pk: lists.waiting_count(SimpleNamespace(pk=u.pk)) for u in players}
+    assert sorted(counted.values()) == [0, 0, 1]
