@@ -66,7 +66,8 @@ messages: $(STAMP)
 
 # site_load.py --quick: 2 rounds of 15 requests per figure, the long game at 1,000 moves
 # and 100,000 finished games / 1,000,000 moves against 100 (PostgreSQL and Redis when
-# DATABASE_URL / REDIS_URL are set; it creates and drops its own database).
+# DATABASE_URL / REDIS_URL are set; it creates and drops its own database). live.py:
+# 200, 1,000 and 2,000 open streams against the 4-second poll, on the same services.
 bench: $(STAMP)
 	$(PY) bench/engines.py
 	$(PY) bench/siam_playouts.py
@@ -77,3 +78,4 @@ bench: $(STAMP)
 	$(PY) bench/cold_positions.py
 	$(PY) bench/move_parts.py
 	$(PY) bench/site_load.py --quick
+	$(PY) bench/live.py

@@ -21,7 +21,8 @@ here from its ``AppConfig.ready``, as a title registers its engine
   gave to a computer, or stands in for a player who ran out of time.
 
 What happens after a change to a game reaches feature apps through
-``games.signals`` (sent inside the change's transaction).
+``games.signals`` (sent inside the change's transaction; ``changed``, which says that
+what the game's pages show has changed, after its commit).
 
 Registration is expected once per process, at start-up; tests that register parts of
 their own remove them again (``remove_part`` and the like).

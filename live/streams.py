@@ -91,7 +91,8 @@ async def respond(request, names, first, watch=None, game_name=None) -> HttpResp
         return unavailable()
     place = secrets.token_hex(8)
     try:
-        if not await sync_to_async(caps.take)(caps.key_of(request), place):
+        # In a thread: who the viewer is may still need the session from the database.
+        if not await sync_to_async(lambda: caps.take(caps.key_of(request), place))():
             return too_many()
         inbox = await hub.current().open(names)
     except hub.Unavailable as error:
