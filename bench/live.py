@@ -622,7 +622,8 @@ def main() -> None:  # noqa: C901  (one run, its phases in order)
         watch_tabs = [(game, site.cookies[user]) for user, game in site.watchers]
         pollers = Pollers(port, watch_tabs, arrivals)
         since = time.time()
-        future = asyncio.run_coroutine_threadsafe(pollers.run(args.seconds + 6), loop.loop)
+        # The pollers go on for a while after the last move: every page gets to see it.
+        future = asyncio.run_coroutine_threadsafe(pollers.run(args.seconds + 14), loop.loop)
         time.sleep(POLL_SECONDS)  # every tab has polled once
         mover.run(args.seconds)
         future.result(120)

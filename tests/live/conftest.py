@@ -21,6 +21,14 @@ from tests.notify.test_real_services import own_redis  # noqa: F401  (a fixture)
 
 
 @pytest.fixture(autouse=True)
+def _async_safety(request, monkeypatch):
+    """Database access from the event loop fails here, as in production (the browser
+    tests allow it for their own thread, and so for the whole process: not these)."""
+    if request.node.get_closest_marker("browser") is None:
+        monkeypatch.delenv("DJANGO_ALLOW_ASYNC_UNSAFE", raising=False)
+
+
+@pytest.fixture(autouse=True)
 def _live_state(settings):
     """Each test starts with no stream counted, no Redis failure remembered and no
     keeper thread (tests run its rounds: ``live.keeper.run_once``)."""
