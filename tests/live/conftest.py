@@ -98,7 +98,8 @@ def cookie_of(user) -> str:
 
     client = Client()
     client.force_login(user)
-    return f"{django_settings.SESSION_COOKIE_NAME}={client.cookies[django_settings.SESSION_COOKIE_NAME].value}"
+    name = django_settings.SESSION_COOKIE_NAME
+    return f"{name}={client.cookies[name].value}"
 
 
 class Events:
