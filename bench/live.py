@@ -529,10 +529,11 @@ class Latency:
         if not self.per_move:
             return f"{label:44} no move measured"
         ms = [1000 * percentile(self.per_move, p) for p in (50, 95, 99)]
-        ev = 1000 * percentile(self.per_event, 95)
+        ev = [1000 * percentile(self.per_event, p) for p in (50, 95)]
         return (
-            f"{label:44} p50 {ms[0]:7.0f}  p95 {ms[1]:7.0f}  p99 {ms[2]:7.0f} ms"
-            f"  (per event p95 {ev:.0f} ms; {self.moves} moves, {self.lost} missed)"
+            f"{label:44} p50 {ms[0]:6.0f}  p95 {ms[1]:6.0f}  p99 {ms[2]:6.0f} ms"
+            f"  (each page: p50 {ev[0]:.0f}, p95 {ev[1]:.0f} ms; {self.moves} moves,"
+            f" {self.lost} missed)"
         )
 
 
@@ -718,7 +719,7 @@ def report(args, r: dict, watchers: int) -> None:
         return "met" if ok else "MISSED"
 
     print("\nupdate latency, commit of a move -> received by every watching page "
-          f"({watchers} pages on {args.games} games):")  # fmt: skip
+          f"({watchers} pages on {args.games} games; each page: commit -> that one):")  # fmt: skip
     print(r["poll latency"].line("before: the 4-second poll"))
     for k in args.streams:
         print(r[f"latency {k}"].line(f"after: streams, {k} idle streams open"))
