@@ -4,11 +4,26 @@ page of an open game (``game-live``), and on every other page of a signed-in pla
 
 from __future__ import annotations
 
+from django.core.handlers.asgi import ASGIRequest
+
 from games import extend
 from games.models import Game
 
 
+def _served_by_asgi(context) -> bool:
+    """Only an ASGI server holds streams open (``live.streams``): a page served by WSGI
+    polls as before, without trying. (A cached game page keeps what its server drew: a
+    site moving from WSGI to ASGI has its pages poll until they are drawn anew.)"""
+    return isinstance(context.get("request"), ASGIRequest)
+
+
+def _user_pages(context) -> dict | None:
+    return {} if _served_by_asgi(context) else None
+
+
 def _game_page(context) -> dict | None:
+    if not _served_by_asgi(context):
+        return None
     game = context.get("game")
     if game is None:
         return None
@@ -22,4 +37,4 @@ def _game_page(context) -> dict | None:
 
 def register() -> None:
     extend.add_part("game-live", "live/_game_stream.html", _game_page)
-    extend.add_part("page-end", "live/_user_stream.html")
+    extend.add_part("page-end", "live/_user_stream.html", _user_pages)

@@ -52,11 +52,10 @@ def not_acceptable() -> HttpResponse:
 
 
 def unavailable() -> HttpResponse:
-    # Not 200: the browser's EventSource gives up, htmx's SSE extension tries again
-    # later with a growing pause, and meanwhile the page polls.
-    response = HttpResponse(status=503, content_type="text/plain")
-    response["Retry-After"] = "30"
-    return response
+    # 204, "no stream here": the browser's EventSource gives up (as on any answer but a
+    # 200 stream), htmx's SSE extension tries again later with a growing pause, and
+    # meanwhile the page polls. Not a 5xx: nothing failed (the warning is ours, once).
+    return HttpResponse(status=204)
 
 
 def too_many() -> HttpResponse:

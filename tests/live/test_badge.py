@@ -41,18 +41,32 @@ def test_a_players_other_pages_hear_of_their_badge(hub_mode, game, streams):  # 
     assert streams("/live/me", anna, accept=False).status == 406
 
 
-def test_the_page_parts_draw_the_right_stream(client, game):  # noqa: F811
+def test_the_page_parts_draw_the_right_stream(client, game, asgi_server):  # noqa: F811
+    import http.client
+
+    from .conftest import cookie_of
+
     anna = seat_user(game, 0)
-    client.force_login(anna)
-    page = client.get(f"/g/{game.pk}/").content.decode()
-    assert f'sse-connect="/g/{game.pk}/live?v={game.version}&amp;c={game.chat_count}"' in page
-    assert page.count("data-live ") == 1 and 'data-changes="/g/' in page
-    lobby = client.get("/").content.decode()
-    assert 'sse-connect="/live/me"' in lobby and "/g/" not in lobby.split("data-live")[1][:80]
-    client.logout()
-    assert "data-live" not in client.get("/").content.decode()  # nobody to tell anything
-    spectator = client.get(f"/g/{game.pk}/").content.decode()
+
+    def page(path, user=None) -> str:
+        conn = http.client.HTTPConnection("127.0.0.1", asgi_server.port, timeout=10)
+        conn.request("GET", path, headers={"Cookie": cookie_of(user)} if user else {})
+        body = conn.getresponse().read().decode()
+        conn.close()
+        return body
+
+    drawn = page(f"/g/{game.pk}/", anna)
+    assert f'sse-connect="/g/{game.pk}/live?v={game.version}&amp;c={game.chat_count}"' in drawn
+    assert drawn.count("data-live ") == 1 and 'data-changes="/g/' in drawn
+    lobby = page("/", anna)
+    assert 'sse-connect="/live/me"' in lobby and lobby.count("data-live ") == 1
+    assert "data-live" not in page("/")  # nobody signed in: nothing to tell
+    spectator = page(f"/g/{game.pk}/")
     assert "data-live" in spectator and "data-badge" not in spectator
+    # Served by WSGI (no streams there), the pages poll as before, without trying.
+    client.force_login(anna)
+    assert "data-live" not in client.get(f"/g/{game.pk}/").content.decode()
+    assert "data-live" not in client.get("/").content.decode()
 
 
 def test_the_keeper_counts_every_badge_in_one_query(game, django_assert_num_queries):  # noqa: F811
