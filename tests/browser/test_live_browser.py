@@ -1,7 +1,8 @@
-"""Two people on one game in Chromium, the site served as in production (uvicorn,
-config.asgi): each sees the other's move the moment it is made, with no poll request
-at all; when Redis stops, the page polls again and still sees the moves, and when
-Redis is back its stream reopens and the polling stops."""
+"""Live updates (live/): two people on one game in Chromium, the site served as in
+production (uvicorn, config.asgi, ``tests/live/conftest.py``): each sees the other's
+move the moment it is made, with no poll request at all; when Redis stops, the page
+polls again and still sees the moves, and when Redis is back its stream reopens and
+the polling stops."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import pytest
 
 from games import play, replay
 from games.models import Game
-from tests.browser.conftest import CSP_VIOLATIONS, browser, watch_csp  # noqa: F401
 from tests.factories import UserFactory
+from tests.live.conftest import _live_state, asgi_server, cookie_of  # noqa: F401  (fixtures)
+from tests.notify.test_real_services import own_redis  # noqa: F401  (a fixture)
 
-from .conftest import cookie_of
+from .conftest import CSP_VIOLATIONS, watch_csp
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,7 +37,7 @@ def game(count_kind):
 
 
 @pytest.fixture
-def open_page(browser, asgi_server):  # noqa: F811
+def open_page(browser, asgi_server):  # noqa: F811  (asgi_server: imported)
     contexts = []
 
     def open_as(user, path):
@@ -109,7 +111,10 @@ def test_two_players_see_each_others_moves_without_polling(game, open_page):
 
 
 def test_without_redis_the_page_polls_and_catches_up_then_streams_again(
-    game, open_page, own_redis, settings
+    game,
+    open_page,
+    own_redis,
+    settings,  # noqa: F811  (own_redis: imported)
 ):
     url, stop, restart = own_redis
     settings.LIVE_REDIS_URL = url
