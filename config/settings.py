@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "botplay",
     "lobby",
     "tournaments",
+    "live",
 ]
 
 MIDDLEWARE = [
@@ -59,7 +60,7 @@ MIDDLEWARE = [
     # Below whitenoise, which serves static files compressed ahead of time and
     # answers before reaching it; above CompactHTML, which must see the page
     # before it is compressed. Since Django 4.2 it pads against BREACH.
-    "django.middleware.gzip.GZipMiddleware",
+    "config.middleware.GZip",
     "config.middleware.CompactHTML",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -75,6 +76,10 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+# ASGI (config.asgi): the threads of each app process that run Django's synchronous
+# code (middleware, views, the ORM), each keeping its database connection.
+ASGI_THREADS = env.int("ASGI_THREADS", default=8)
 
 TEMPLATES = [
     {
@@ -311,3 +316,15 @@ REPORTS_PER_DAY = env.int("REPORTS_PER_DAY", default=10)
 # Tournaments a player (not a moderator) may have created that are not over yet.
 TOURNAMENTS_PER_PLAYER = env.int("TOURNAMENTS_PER_PLAYER", default=2)
 TOURNAMENT_MAX_ENTRANTS = 128
+
+# Live updates (live/): server-sent events tell open pages of each change. Streams per
+# player (anonymous viewers: per client address), across all app servers; over it a page
+# polls as before. Redis carries the changes between app servers (without it, one process).
+LIVE_STREAMS_PER_USER = env.int("LIVE_STREAMS_PER_USER", default=4)
+LIVE_REDIS_URL = env.str("LIVE_REDIS_URL", default=REDIS_URL)
+LIVE_HEARTBEAT_SECONDS = 25
+# Then the browser reconnects (and is let in anew: a game made private, a ban).
+LIVE_STREAM_SECONDS = env.int("LIVE_STREAM_SECONDS", default=3600)
+# The per-process thread of live.keeper (presence, stream counts; changes from other
+# processes without Redis). The tests switch it off and run its rounds themselves.
+LIVE_KEEPER = env.bool("LIVE_KEEPER", default=True)

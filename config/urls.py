@@ -22,4 +22,5 @@ urlpatterns = [
     path("", include("botplay.urls")),
     path("", include("tournaments.urls")),
     path("", include("games.urls")),
+    path("", include("live.urls")),
 ]

@@ -25,7 +25,8 @@ here from its ``AppConfig.ready``, as a title registers its engine
   through it, in the one trail moderators read.
 
 What happens after a change to a game reaches feature apps through
-``games.signals`` (sent inside the change's transaction).
+``games.signals`` (sent inside the change's transaction; ``changed``, which says that
+what the game's pages show has changed, after its commit).
 
 Registration is expected once per process, at start-up; tests that register parts of
 their own remove them again (``remove_part`` and the like).
@@ -54,6 +55,13 @@ PLACES = {
     "my-games": "what waits for the player besides their moves",
     # The lobby, below the new-game buttons (context: user, request).
     "lobby": "what else there is to enter besides open games",
+    # Once on a game page (any viewer the game is visible to) and on the waiting page of
+    # an open game (any viewer, an invited one too: check visibility), outside the board
+    # area, so it stays while boards are swapped (context: the page's: game, request,
+    # user; ``page`` on a game page, ``seat`` on a waiting page).
+    "game-live": "what keeps an open game page up to date",
+    # The end of every other page for a signed-in user (context: the page's, request, user).
+    "page-end": "what keeps any page of a signed-in user up to date",
 }
 
 

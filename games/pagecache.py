@@ -26,7 +26,8 @@ The key is a digest of every input of the page, read fresh on each request:
   e-mail about the game, the players whose chat the viewer muted. Rows that are only
   ever added or deleted, never changed, are covered by their count and highest id;
 - the language, the time zone, the full path (``?at``, ``?log=all``,
-  ``?chat=all`` and the board's own parameters), and whether htmx asked;
+  ``?chat=all`` and the board's own parameters), whether htmx asked, and the kind of
+  server (ASGI or WSGI: a part may need one, as live streams need ASGI);
 - what depends on the clock: the "time left" text as it would be drawn now,
   and today's date (vacations end by date).
 
@@ -147,6 +148,7 @@ def page_key(request, game: Game) -> str | None:
         "tz": timezone.get_current_timezone_name(),
         "path": request.get_full_path(),
         "htmx": request.headers.get("HX-Request", ""),
+        "server": type(request).__name__,  # ASGI or WSGI: live streams need ASGI
         "left": timeuntil(game.deadline) if game.deadline else "",
         "today": str(timezone.localdate()),
     }

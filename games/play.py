@@ -7,6 +7,7 @@ running game happens in one transaction holding the game's row lock.
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 from datetime import timedelta
@@ -60,11 +61,40 @@ _locking_read = RowReader(Game, lock=True)
 
 
 def locked(game_id: int) -> Game:
-    """The game's row, locked until the transaction ends: one operation at a time."""
+    """The game's row, locked until the transaction ends: one operation at a time.
+
+    Whatever the operation then changes of the game's version or chat count is
+    announced after the commit (``signals.changed``): every operation on a game
+    starts here, so none can change what open pages show without telling them.
+    """
     found = _locking_read.read(game_id)
     if found is None:
         raise Game.DoesNotExist(f"No game {game_id}.")
-    return found[0]
+    game = found[0]
+    _announce_after_commit(game, (game.version, game.chat_count))
+    return game
+
+
+def _announce_after_commit(game: Game, before: tuple[int, int] | None) -> None:
+    """Send ``signals.changed`` once the transaction commits, if ``game`` (the object
+    the operation changes and saves) by then has another version or chat count than
+    ``before`` (None: a new game, always announced). Nothing is sent on a rollback."""
+    transaction.on_commit(functools.partial(_announce, game, before))
+
+
+def _announce(game: Game, before: tuple[int, int] | None) -> None:
+    if before == (game.version, game.chat_count):
+        return
+    answers = signals.changed.send_robust(
+        sender=Game,
+        game_id=game.pk,
+        version=game.version,
+        chat_count=game.chat_count,
+        version_changed=before is None or before[0] != game.version,
+    )
+    for receiver, answer in answers:
+        if isinstance(answer, Exception):  # committed already: the request must not fail
+            logger.error("%r, a receiver of games.signals.changed, failed: %r", receiver, answer)
 
 
 def refuse_blocked(user) -> None:
@@ -132,6 +162,7 @@ def create_game(
             vacation_allowed=vacation_allowed,
             computer_played=bool(computer_players),
         )
+        _announce_after_commit(game, None)  # the players' lists and badges show it
         Seat.objects.create(game=game, user=user)
         seated = [user.pk]
         for strength in computer_players:
@@ -182,6 +213,7 @@ def create_seated_game(
             vacation_allowed=vacation_allowed,
             computer_played=any(user.is_bot for user in users),
         )
+        _announce_after_commit(game, None)  # the players' lists and badges show it
         for number, user in enumerate(users):
             Seat.objects.create(game=game, user=user, number=number)
         _start(game, shuffle=False)
@@ -818,6 +850,15 @@ def post_chat(game_id: int, user, text: str) -> ChatMessage:
         game.chat_count += 1
         game.save(update_fields=["chat_count"])
     return message
+
+
+def recount_chat(game_id: int) -> None:
+    """A chat line was hidden or shown again (moderators): the chat count moves on, so
+    open pages fetch the chat anew (the version would make API clients' moves stale)."""
+    with transaction.atomic():
+        game = locked(game_id)
+        game.chat_count += 1
+        game.save(update_fields=["chat_count"])
 
 
 def _encodable(text: str) -> bool:

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -133,28 +134,43 @@ def game_route(view=None, *, invite_opens=False):
     """Every view of one game: load it and refuse, before anything else, a viewer
     who may not see it. Nothing of a hidden game (not even a refusal that renders
     its board) can be answered from a view that gets the game through here.
+    Async views (``async def``) are gated alike.
 
     ``invite_opens``: a valid invite token in the request also lets the viewer
     see a private game (to join it).
     """
 
+    def gate(request, game_id):
+        try:
+            return _visible_game(request, game_id)
+        except GameHidden:
+            if invite_opens:
+                # An invite opens a game only while it waits for players: an
+                # old link must not become a pass to read the game later.
+                invited = Game.from_invite_token(_invite_token(request))
+                if invited and invited.pk == game_id and invited.status == Game.Status.OPEN:
+                    invited.viewer_last_seen = presence.NOT_SEATED  # not a player yet
+                    return invited
+            return None
+
     def decorate(view):
-        @functools.wraps(view)
-        def wrapper(request, game_id, *args, **kwargs):
-            try:
-                game = _visible_game(request, game_id)
-            except GameHidden:
-                game = None
-                if invite_opens:
-                    # An invite opens a game only while it waits for players: an
-                    # old link must not become a pass to read the game later.
-                    invited = Game.from_invite_token(_invite_token(request))
-                    if invited and invited.pk == game_id and invited.status == Game.Status.OPEN:
-                        game = invited
-                        game.viewer_last_seen = presence.NOT_SEATED  # not a player yet
+        if iscoroutinefunction(view):
+            # An async view (a live stream): the gate reads the database in a thread.
+            @functools.wraps(view)
+            async def wrapper(request, game_id, *args, **kwargs):
+                game = await sync_to_async(gate)(request, game_id)
+                if game is None:
+                    return await sync_to_async(_not_found)(request)
+                return await view(request, game, *args, **kwargs)
+
+        else:
+
+            @functools.wraps(view)
+            def wrapper(request, game_id, *args, **kwargs):
+                game = gate(request, game_id)
                 if game is None:
                     return _not_found(request)
-            return view(request, game, *args, **kwargs)
+                return view(request, game, *args, **kwargs)
 
         wrapper.game_route = True
         return wrapper

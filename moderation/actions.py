@@ -11,7 +11,6 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -143,9 +142,8 @@ def _set_hidden(moderator, message: ChatMessage, hidden: bool, reason: str, acti
             raise ModerationError(
                 _("The message is already hidden.") if hidden else _("The message is not hidden.")
             )
-        # Open pages poll chat_count: counting the change makes them fetch
-        # the chat again (the game's version would make API clients' moves stale).
-        Game.objects.filter(pk=message.game_id).update(chat_count=F("chat_count") + 1)
+        # Open pages watch chat_count: counting the change makes them fetch the chat again.
+        play.recount_chat(message.game_id)
         _audit(
             moderator,
             action,
