@@ -113,8 +113,8 @@ def test_two_players_see_each_others_moves_without_polling(game, open_page):
 def test_without_redis_the_page_polls_and_catches_up_then_streams_again(
     game,
     open_page,
-    own_redis,
-    settings,  # noqa: F811  (own_redis: imported)
+    own_redis,  # noqa: F811  (a fixture imported above)
+    settings,
 ):
     url, stop, restart = own_redis
     settings.LIVE_REDIS_URL = url
