@@ -34,6 +34,7 @@ class User(AbstractUser):
         "quiet_from",
         "quiet_until",
         "vacation_until",
+        "signin_links",
     )
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
@@ -90,6 +91,16 @@ class User(AbstractUser):
         null=True,
         blank=True,
         help_text=_("No turn e-mails are sent while you are on vacation."),
+    )
+
+    # notify.signin: one-click links in turn mails and pushes (off unless allowed).
+    signin_links = models.BooleanField(
+        _("links in my turn e-mails and pushes sign me in"),
+        default=False,
+        help_text=_(
+            "Each link opens its game signed in, once, for 7 days, and stops working "
+            "when you change your password. Anyone who can read your e-mail can use it."
+        ),
     )
 
     # A computer player (``botplay``): plays through the same rules, is never

@@ -1,5 +1,6 @@
-"""Sending outbox rows: claim one, compose its mail at send time, send it, and
-record what happened (sent, skipped, postponed, failed and retried with backoff)."""
+"""Sending outbox rows: claim one, compose its message at send time (an e-mail, a push
+or a webhook post), send it, and record what happened (sent, skipped, postponed,
+failed and retried with backoff)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import logging
 
 from django.utils import timezone
 
+from . import push
 from .compose import compose
 from .models import Notification
 from .outbox import Postpone, Skip, backoff, claim, claimable
@@ -36,6 +38,11 @@ def deliver(pk: int) -> str:
         return "failed"
     try:
         message.send()
+    except (Skip, push.Gone, push.Rejected) as reason:
+        # Nothing to retry: the device is gone, or its push service refuses this for good.
+        Notification.objects.filter(pk=pk).update(skipped=str(reason)[:100] or "skipped")
+        Notification.objects.filter(pk__in=bundled).update(claimed_at=None)
+        return "skipped"
     except Exception as error:
         logger.warning("could not send notification %s: %s", pk, error)
         _failed(row, now, error)
