@@ -8,6 +8,10 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+# The ``skipped`` of a post whose worker died while sending it: it may have arrived, so it
+# is not sent again on its own (never twice); the admin's "retry now" sends it again.
+INTERRUPTED = "interrupted while sending: it may have arrived"
+
 
 class Notification(models.Model):
     class Kind(models.TextChoices):
@@ -62,6 +66,9 @@ class Notification(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     due_at = models.DateTimeField(db_index=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
+    # A push or webhook post whose connection stood: from then on the receiver may have
+    # it. A worker that dies after this leaves a post that is not repeated on its own.
+    sending_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     # Set when the row needs no e-mail any more (preference off, game open, ...).
     skipped = models.CharField(max_length=100, blank=True)
@@ -92,6 +99,8 @@ class Notification(models.Model):
     def state(self) -> str:
         if self.sent_at:
             return "sent"
+        if self.skipped == INTERRUPTED:
+            return "interrupted"
         if self.skipped:
             return "skipped"
         if self.claimed_at:

@@ -124,13 +124,19 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
 
 
-def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
-    """POST ``body`` to ``url`` once; raises ``Refused`` or ``OSError`` (timeouts too)."""
+def post(url: str, body: bytes, headers: dict[str, str], on_connected=None) -> Answer:
+    """POST ``body`` to ``url`` once; raises ``Refused`` or ``OSError`` (timeouts too).
+
+    ``on_connected()`` is called once the connection stands, just before the request
+    is written: from then on the receiver may have it, whatever happens to us."""
     target = resolve(url)
     timeout = settings.PING_TIMEOUT
     kind = _PinnedHTTPS if target.scheme == "https" else _PinnedHTTP
     connection = kind(target, timeout)
     try:
+        connection.connect()
+        if on_connected is not None:
+            on_connected()
         connection.request("POST", target.path, body=body, headers=headers)
         response = connection.getresponse()
         response.read(MAX_BODY)

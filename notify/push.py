@@ -77,7 +77,7 @@ class PushMessage:
     payload: dict
     topic: str = ""
 
-    def send(self) -> None:
+    def send(self, on_connected=None) -> None:
         info = {
             "endpoint": self.device.endpoint,
             "keys": {"p256dh": self.device.p256dh, "auth": self.device.auth},
@@ -96,7 +96,7 @@ class PushMessage:
             # of the same topic (RFC 8030 §5.4), so a repeat never stacks up.
             headers["Topic"] = self.topic
         try:
-            answer = netsafe.post(self.device.endpoint, body, headers)
+            answer = netsafe.post(self.device.endpoint, body, headers, on_connected)
         except netsafe.Refused as error:
             raise Rejected(str(error)) from error
         if answer.status in GONE:

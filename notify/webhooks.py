@@ -119,10 +119,10 @@ class WebhookPost:
             headers["X-PBW-Signature"] = signature(self.hook.secret, stamp, payload)
         return payload, headers
 
-    def send(self) -> None:
+    def send(self, on_connected=None) -> None:
         payload, headers = self.request()
         try:
-            answer = netsafe.post(self.hook.url, payload, headers)
+            answer = netsafe.post(self.hook.url, payload, headers, on_connected)
         except (netsafe.Refused, OSError) as error:
             failed(self.hook, str(error) or type(error).__name__)
             raise
