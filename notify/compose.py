@@ -115,7 +115,7 @@ def _game_channel(row: Notification, now: datetime.datetime):
         lines = [text.render(e, names) for e in log if e.get("move", 0) <= upto][-PING_LINES:]
         if game.deadline:
             context = {"deadline": game.deadline}
-            lines.append(render_to_string("notify/ping_deadline.txt", context).strip())
+            lines.append(render_to_string("notify/channel_deadline.txt", context).strip())
         return notices.channel_post(row, to_move, lines, {})
     result = game.result or {}
     names = {s.number: s.user.name for s in seats}
