@@ -55,7 +55,9 @@ def test_no_tal_bid_or_plan_reaches_a_push_or_a_webhook(clock, push_service, hoo
             (r.path.rsplit("/", 1)[-1], "hook", json.dumps(r.data, ensure_ascii=False))
             for r in personal.received
         ]
-        posts += [(None, "channel", json.dumps(r.data, ensure_ascii=False)) for r in channel.received]
+        posts += [
+            (None, "channel", json.dumps(r.data, ensure_ascii=False)) for r in channel.received
+        ]
         for owner, kind, body in posts:
             seen[kind] += 1
             mine = seat_of.get(owner)
