@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 # Enough to read a status line and headers; the rest of an answer is not ours to read.
 MAX_BODY = 16 * 1024
@@ -59,7 +60,7 @@ def check_address(address: str) -> None:
         or ip.is_unspecified
         or not ip.is_global
     ):
-        raise Refused(f"address {ip} is not on the public internet")
+        raise Refused(_("address %(ip)s is not on the public internet") % {"ip": ip})
 
 
 @dataclass(frozen=True)
@@ -77,22 +78,22 @@ def resolve(url: str) -> Target:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as error:
-        raise Refused("not a valid URL") from error
+        raise Refused(_("not a valid URL")) from error
     if parts.scheme not in ("http", "https"):
-        raise Refused("only http and https URLs")
+        raise Refused(_("only http and https URLs"))
     host = parts.hostname
     if not host:
-        raise Refused("no host")
+        raise Refused(_("no host name"))
     if parts.username or parts.password:
-        raise Refused("no user name or password in the URL")
+        raise Refused(_("no user name or password in the URL"))
     port = port or (443 if parts.scheme == "https" else 80)
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as error:
-        raise Refused(f"host {host} not found") from error
+        raise Refused(_("host %(host)s not found") % {"host": host}) from error
     addresses = list(dict.fromkeys(info[4][0] for info in found))
     if not addresses:
-        raise Refused(f"host {host} not found")
+        raise Refused(_("host %(host)s not found") % {"host": host})
     for address in addresses:  # every one: the resolver may rotate them
         check_address(address)
     path = parts.path or "/"
