@@ -55,7 +55,7 @@ def check_url(url: str) -> str:
 
 def url_field() -> forms.URLField:
     return forms.URLField(
-        label=_("webhook URL"),
+        label=_("Webhook URL"),
         max_length=1000,
         assume_scheme="https",
         widget=forms.URLInput(attrs={"size": 50, "placeholder": "https://"}),
