@@ -257,3 +257,43 @@ def test_the_service_worker_is_served_from_the_root(client):
     assert response["Content-Type"].startswith("text/javascript")
     assert response["Service-Worker-Allowed"] == "/"
     assert b"showNotification" in response.content and b"notificationclick" in response.content
+
+
+def test_a_muted_game_sends_no_push_either(game, anna, bert, bert_phone, push_service):
+    from notify.models import Mute
+
+    Mute.objects.create(user=bert, game=game)
+    turn(game, anna)
+    drain()
+    assert push_service.received == []
+    assert Notification.objects.get(channel="push", kind="turn").skipped == "muted"
+
+
+def test_the_admin_lists_pushes_by_channel_and_retries_an_interrupted_one(
+    game, anna, bert, bert_phone, push_service
+):
+    from django.utils import timezone
+
+    from tests.factories import UserFactory
+
+    turn(game, anna)
+    row = Notification.objects.get(channel="push", kind="turn")
+    # A worker claimed it, connected, and died: the post may have arrived.
+    Notification.objects.filter(pk=row.pk).update(
+        claimed_at=timezone.now() - datetime.timedelta(minutes=5), sending_at=timezone.now()
+    )
+    assert delivery.drain()["interrupted"] == 1
+    assert push_service.received == []
+    admin = UserFactory(is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(admin)
+    listing = client.get("/admin/notify/notification/?state=interrupted&channel=push")
+    assert listing.status_code == 200 and f"push {bert_phone.pk}" in listing.content.decode()
+    # The endpoint lets anyone push to the device: no list filters on it.
+    secret = client.get("/admin/notify/notification/?device__endpoint__contains=x")
+    assert secret.status_code == 400
+    client.post(
+        "/admin/notify/notification/", {"action": "retry_now", "_selected_action": [row.pk]}
+    )
+    row.refresh_from_db()
+    assert row.sent_at is not None and row.skipped == "" and len(push_service.received) == 1
