@@ -30,6 +30,7 @@ class User(AbstractUser):
         "notify_reminder_hours",
         "notify_last_warning",
         "notify_game_end",
+        "notify_mention",
         "digest_hour",
         "quiet_from",
         "quiet_until",
@@ -93,6 +94,9 @@ class User(AbstractUser):
         help_text=_("No turn e-mails are sent while you are on vacation."),
     )
 
+    notify_mention = models.BooleanField(
+        _("e-mail me when someone mentions me (@name) in a game's chat"), default=True
+    )
     # notify.signin: one-click links in turn mails and pushes (off unless allowed).
     signin_links = models.BooleanField(
         _("links in my turn e-mails and pushes sign me in"),

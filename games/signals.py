@@ -39,3 +39,6 @@ rematch_offered = Signal()
 # A computer player took over a late player's seat (timeout policy "stand-in").
 # kwargs: game, number (the seat), user (the player it stands in for).
 seat_stood_in = Signal()
+
+# A player wrote a line in a game's chat. kwargs: game, message (the ChatMessage).
+chat_posted = Signal()

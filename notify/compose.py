@@ -336,6 +336,20 @@ def _rematch_offered(row: Notification, now: datetime.datetime) -> dict[str, Any
     }
 
 
+def _mentioned(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    """The chat line, while it stands: not once a moderator hid it, nor from a player
+    the recipient muted. Only the mail quotes it: a push shows on a locked phone and a
+    webhook posts where others read, and a game's chat is for its players."""
+    _mail_wanted(row, "notify_mention", "mention e-mails off")
+    game = _check_game(row)
+    line = row.chat_message
+    if line is None or line.hidden:
+        raise Skip("chat line gone or hidden")
+    if ChatMute.objects.filter(user=row.user, muted=line.user_id).exists():
+        raise Skip("writer muted")
+    return {"game": game, "by": line.user.name, "line": line.text}
+
+
 _GAME_KINDS = {
     Notification.Kind.TURN: _turn,
     Notification.Kind.REMINDER: _reminder,
@@ -347,6 +361,7 @@ _GAME_KINDS = {
     Notification.Kind.CANCEL_ASKED: _cancel_asked,
     Notification.Kind.INVITED: _invited,
     Notification.Kind.REMATCH_OFFERED: _rematch_offered,
+    Notification.Kind.MENTIONED: _mentioned,
 }
 
 

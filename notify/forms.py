@@ -63,7 +63,7 @@ def url_field() -> forms.URLField:
 
 
 class WebhookForm(forms.ModelForm):
-    events = EventsField(initial=[Events.TURN, Events.REMINDER, Events.INVITED])
+    events = EventsField(initial=[Events.TURN, Events.REMINDER, Events.INVITED, Events.MENTION])
     url = url_field()
 
     class Meta:

@@ -26,6 +26,7 @@ class Notification(models.Model):
         CANCEL_ASKED = "cancel_asked", _("a request to cancel a game")
         INVITED = "invited", _("an invitation to a game")
         REMATCH_OFFERED = "rematch_offered", _("a rematch offer")
+        MENTIONED = "mentioned", _("a mention in a game's chat")
         RAW = "raw", _("account e-mail")
         TEST = "test", _("a test message")
         HOOK_DISABLED = "hook_disabled", _("a webhook was switched off")
@@ -56,6 +57,10 @@ class Notification(models.Model):
         "games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The chat line of a mention.
+    chat_message = models.ForeignKey(
+        "games.ChatMessage", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     move_count = models.PositiveIntegerField(null=True, blank=True)
     # The start of the turn the row is about (Seat.to_move_since): a turn e-mail
     # for a turn that is over is not sent.
@@ -130,6 +135,7 @@ class Events(models.TextChoices):
     REMINDER = "reminder", _("reminders and last warnings")
     GAME = "game", _("games starting and ending, rematches, requests to cancel")
     INVITED = "invited", _("invitations")
+    MENTION = "mention", _("mentions of me in a game's chat")
 
 
 def all_events() -> list[str]:

@@ -38,6 +38,7 @@ EVENT_OF = {
     Kind.CANCEL_ASKED: Events.GAME,
     Kind.REMATCH_OFFERED: Events.GAME,
     Kind.INVITED: Events.INVITED,
+    Kind.MENTIONED: Events.MENTION,
 }
 # What a game's channel posts: its turns, and its start and end.
 GAME_CHANNEL_KINDS = {Kind.TURN, Kind.GAME_STARTED, Kind.GAME_FINISHED}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.dispatch import receiver
 
 from games import signals
@@ -104,6 +106,35 @@ def rematch_offered(sender, game: Game, user, rematch: int, **kwargs) -> None:
         if person.pk != user.pk and not person.is_bot:
             key = f"rematch_offered:{rematch}:{person.pk}"
             _game_news(Notification.Kind.REMATCH_OFFERED, game, seat.number, person, key)
+
+
+@receiver(signals.chat_posted)
+def chat_posted(sender, game: Game, message, **kwargs) -> None:
+    # A player named with @ in a game's chat hears of it; the writer does not.
+    for seat in game.seats.select_related("user"):
+        person = seat.user
+        if person.pk == message.user_id or person.is_bot or not mentions(message.text, person):
+            continue
+        key = f"mentioned:{message.pk}:{person.pk}"
+        row = {"user": person, "game": game, "seat": seat.number, "chat_message": message}
+        if _wants_mail(person) and person.notify_mention:
+            due = schedule.send_time(person)
+            outbox.queue(
+                **row,
+                kind=Notification.Kind.MENTIONED,
+                address=person.email,
+                due_at=due,
+                dedupe_key=key,
+            )
+        pings.queue_for(person, Notification.Kind.MENTIONED, key, **row)
+
+
+def mentions(text: str, user) -> bool:
+    """Whether ``text`` names ``user`` with an @ (by user name or display name)."""
+    names = {user.username, user.display_name} - {""}
+    return any(
+        re.search(rf"(?<![\w@])@{re.escape(name)}(?![\w])", text, re.IGNORECASE) for name in names
+    )
 
 
 def _game_news(kind: str, game: Game, number: int | None, user, dedupe_key: str) -> None:
