@@ -7,6 +7,7 @@ changes nothing and says why. Each answers with the settings page again.
 
 from __future__ import annotations
 
+import datetime
 import json
 from urllib.parse import urlencode
 
@@ -18,13 +19,14 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Game
 
-from . import outbox, pings, push, signin, webhooks
+from . import outbox, pings, push, settings_page, signin, webhooks
 from .forms import (
     DeviceForm,
     GameChannelForm,
@@ -36,6 +38,8 @@ from .forms import (
 from .models import Notification, PushDevice, Webhook
 
 Channel = Notification.Channel
+# One test per channel a minute: a test button must not become a way to flood a chat.
+TEST_INTERVAL = datetime.timedelta(minutes=1)
 
 
 def back(anchor: str):
@@ -225,6 +229,10 @@ def send_test(request, channel, pk=None):
         anchor = "channels" if endpoint.game_id else "webhooks"
     else:
         raise Http404
+    recent = settings_page.last_test(user, channel, endpoint)
+    if recent is not None and recent.created_at > timezone.now() - TEST_INTERVAL:
+        messages.error(request, _("You asked for a test a moment ago. Wait a minute."))
+        return back(anchor)
     pings.queue_test(user, channel, endpoint)
     messages.success(request, _("A test message is on its way."))
     return back(anchor)

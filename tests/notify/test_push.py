@@ -297,3 +297,28 @@ def test_the_admin_lists_pushes_by_channel_and_retries_an_interrupted_one(
     )
     row.refresh_from_db()
     assert row.sent_at is not None and row.skipped == "" and len(push_service.received) == 1
+
+
+def test_send_me_a_test_e_mail_and_not_twice_a_minute(bert, clock):
+    from django.core import mail
+
+    client = Client()
+    client.force_login(bert)
+    client.post("/notify/test/email")
+    client.post("/notify/test/email")
+    delivery.drain()
+    assert [m.subject for m in mail.outbox] == ["Test message from Play by Web"]
+    page = client.get("/settings/").content.decode()
+    assert "Test sent at" in page
+    clock.shift(datetime.timedelta(minutes=2))
+    client.post("/notify/test/email")
+    delivery.drain()
+    assert len(mail.outbox) == 2
+
+
+def test_an_unknown_channel_is_no_error(bert):
+    client = Client()
+    client.force_login(bert)
+    assert client.post("/notify/test/carrier-pigeon").status_code == 404
+    assert client.post("/notify/test/webhook/999").status_code == 404
+    assert client.get("/notify/test/email").status_code == 405
