@@ -38,6 +38,10 @@ from .forms import (
 from .models import Notification, PushDevice, Webhook
 
 Channel = Notification.Channel
+# Enough for anyone's phones and chats; a bound keeps one move from becoming a flood of
+# posts at somebody else's address.
+MAX_DEVICES = 10
+MAX_WEBHOOKS = 5
 # One test per channel a minute: a test button must not become a way to flood a chat.
 TEST_INTERVAL = datetime.timedelta(minutes=1)
 
@@ -90,6 +94,9 @@ def subscribe(request):
     if device is not None and device.user_id != request.user.pk:
         device.delete()  # the browser now belongs to someone else: it is theirs from here on
         device = None
+    if device is None and request.user.push_devices.count() >= MAX_DEVICES:
+        message = _("You have %(n)d devices already: remove one first.") % {"n": MAX_DEVICES}
+        return JsonResponse({"error": message}, status=400)
     if device is None:
         device = PushDevice.objects.create(
             user=request.user,
@@ -137,7 +144,11 @@ def device_remove(request, pk):
 @login_required
 def webhook_add(request):
     form = WebhookForm(request.POST)
-    if form.is_valid():
+    if request.user.webhooks.filter(game=None).count() >= MAX_WEBHOOKS:
+        messages.error(
+            request, _("You have %(n)d webhooks already: remove one first.") % {"n": MAX_WEBHOOKS}
+        )
+    elif form.is_valid():
         hook = form.save(commit=False)
         hook.user, hook.secret = request.user, webhooks.new_secret()
         hook.save()

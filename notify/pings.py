@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 
 from django.conf import settings
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -56,14 +57,35 @@ def own_hooks(user):
     return user.webhooks.filter(game=None, disabled_at=None)
 
 
-def endpoints(user, kind: str) -> list[tuple[str, PushDevice | Webhook]]:
-    """(channel, endpoint) of every device and own webhook of ``user`` that wants ``kind``."""
+def endpoints(user, kind: str, known: list | None = None) -> list[tuple[str, PushDevice | Webhook]]:
+    """(channel, endpoint) of every device and own webhook of ``user`` that wants ``kind``
+    (out of ``known``, the user's endpoints read before, if given)."""
     event = EVENT_OF.get(kind)
     if event is None or not user.is_active or user.is_bot:
         return []
-    found = [(Channel.PUSH, d) for d in devices(user) if event in d.events]
-    found += [(Channel.WEBHOOK, h) for h in own_hooks(user) if event in h.events]
-    return found
+    if known is None:
+        known = [(Channel.PUSH, d) for d in devices(user)]
+        known += [(Channel.WEBHOOK, h) for h in own_hooks(user)]
+    return [(channel, e) for channel, e in known if event in e.events]
+
+
+def endpoints_of_turn(game, users) -> tuple[dict[int, list], Webhook | None]:
+    """Everything a hand-over may post to, in one query (two with push): the devices
+    and own webhooks of the players to move, by user id, and the game's channel."""
+    found: dict[int, list] = {user.pk: [] for user in users}
+    if push.enabled():
+        for device in PushDevice.objects.filter(user__in=found):
+            found[device.user_id].append((Channel.PUSH, device))
+    channel = None
+    hooks = Webhook.objects.filter(disabled_at=None).filter(
+        Q(game=game) | Q(game=None, user__in=found)
+    )
+    for hook in hooks:
+        if hook.game_id is not None:
+            channel = hook
+        else:
+            found[hook.user_id].append((Channel.WEBHOOK, hook))
+    return found, channel
 
 
 def _target(channel: str, endpoint) -> dict:
@@ -83,6 +105,7 @@ def queue_for(
     *,
     now: datetime.datetime | None = None,
     urgent_before: datetime.datetime | None = None,
+    known: list | None = None,
     **row,
 ) -> int:
     """Write ``kind``'s rows for ``player``'s devices and webhooks; ``key`` is the mail's
@@ -90,7 +113,7 @@ def queue_for(
     now = now or timezone.now()
     user = row.pop("user", player)
     written = 0
-    for channel, endpoint in endpoints(user, kind):
+    for channel, endpoint in endpoints(user, kind, known):
         target = {**_target(channel, endpoint), **row, "user": user}
         if kind == Kind.TURN:
             outbox.queue_turn(
@@ -115,9 +138,10 @@ def game_hook(game) -> Webhook | None:
     return Webhook.objects.filter(game=game, disabled_at=None).first()
 
 
-def queue_game_channel(game, kind: str, key: str, **row) -> None:
-    """The game's channel, if its creator set one up and it wants ``kind``."""
-    hook = game_hook(game)
+def queue_game_channel(game, kind: str, key: str, hook: Webhook | None = None, **row) -> None:
+    """The game's channel, if its creator set one up and it wants ``kind`` (``hook``: the
+    channel read before, if it was)."""
+    hook = hook or game_hook(game)
     if hook is None or kind not in GAME_CHANNEL_KINDS or EVENT_OF[kind] not in hook.events:
         return
     outbox.queue(

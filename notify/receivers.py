@@ -20,6 +20,7 @@ def _wants_mail(user) -> bool:
 
 @receiver(signals.turn_started)
 def turn_started(sender, game: Game, seats, move_count: int, **kwargs) -> None:
+    known, channel = pings.endpoints_of_turn(game, [seat.user for seat in seats])
     for seat in seats:
         user = seat.user
         if on_vacation_here(user, game):
@@ -35,12 +36,11 @@ def turn_started(sender, game: Game, seats, move_count: int, **kwargs) -> None:
         if _wants_mail(user) and user.notify_turn:
             email = {**row, "address": user.email}
             outbox.queue_turn(email, user, "", key, quiet=True, digest=True)
-        pings.queue_for(user, Notification.Kind.TURN, key, **row)
-    if seats:
+        pings.queue_for(user, Notification.Kind.TURN, key, known=known[user.pk], **row)
+    if seats and channel is not None:
         since = seats[0].to_move_since
-        pings.queue_game_channel(
-            game, Notification.Kind.TURN, f"turn:{game.pk}:{move_count}", turn_since=since
-        )
+        key = f"turn:{game.pk}:{move_count}"
+        pings.queue_game_channel(game, Notification.Kind.TURN, key, hook=channel, turn_since=since)
 
 
 @receiver(signals.game_started)

@@ -333,3 +333,16 @@ def test_a_game_that_starts_tells_the_channel(count_kind, anna, bert, hooks, loc
     texts = [b["text"] for b in receiver.bodies()]
     assert any(t.startswith("“Later” (Count to Ten) has started.") for t in texts), texts
     assert any(t.startswith("To move in “Later” (Count to Ten):") for t in texts)
+
+
+def test_at_most_five_webhooks_and_ten_devices(bert, hooks, local_targets, push_service):
+    from .conftest import subscribe
+
+    receiver = hooks()
+    client = Client()
+    client.force_login(bert)
+    for n in range(6):
+        client.post("/notify/webhooks/add", {"service": "slack", "url": f"{receiver.url}/{n}"})
+    assert Webhook.objects.filter(user=bert).count() == 5
+    codes = [subscribe(client, push_service.subscription(f"d{n}")).status_code for n in range(11)]
+    assert codes == [201] * 10 + [400]
