@@ -30,10 +30,12 @@ class User(AbstractUser):
         "notify_reminder_hours",
         "notify_last_warning",
         "notify_game_end",
+        "notify_mention",
         "digest_hour",
         "quiet_from",
         "quiet_until",
         "vacation_until",
+        "signin_links",
     )
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
@@ -90,6 +92,19 @@ class User(AbstractUser):
         null=True,
         blank=True,
         help_text=_("No turn e-mails are sent while you are on vacation."),
+    )
+
+    notify_mention = models.BooleanField(
+        _("e-mail me when someone mentions me (@name) in a game's chat"), default=True
+    )
+    # notify.signin: one-click links in turn mails and pushes (off unless allowed).
+    signin_links = models.BooleanField(
+        _("links in my turn e-mails and pushes sign me in"),
+        default=False,
+        help_text=_(
+            "Each link opens its game signed in, once, for 7 days, and stops working "
+            "when you change your password. Anyone who can read your e-mail can use it."
+        ),
     )
 
     # A computer player (``botplay``): plays through the same rules, is never

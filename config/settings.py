@@ -252,6 +252,8 @@ CONTENT_SECURITY_POLICY = {
         "style-src-attr": [UNSAFE_INLINE],
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
+        # The service worker of pushes (/sw.js, notify.views.service_worker).
+        "worker-src": [SELF],
         "font-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
@@ -328,3 +330,21 @@ LIVE_STREAM_SECONDS = env.int("LIVE_STREAM_SECONDS", default=3600)
 # The per-process thread of live.keeper (presence, stream counts; changes from other
 # processes without Redis). The tests switch it off and run its rounds themselves.
 LIVE_KEEPER = env.bool("LIVE_KEEPER", default=True)
+
+# Pushes and webhooks (notify.push, notify.webhooks; README "Pushes and webhooks").
+# The VAPID key pair that signs pushes: `manage.py vapid_keys` makes one. Without it
+# the site offers no push.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default=f"mailto:{CONTACT_EMAIL or 'admin@localhost'}")
+# Seconds to connect, and to wait for each read, when posting to a push service or a webhook.
+PING_TIMEOUT = env.float("PING_TIMEOUT", default=5.0)
+# A push or webhook claim older than this (seconds) belongs to a worker that died.
+PING_CLAIM_TIMEOUT = env.int("PING_CLAIM_TIMEOUT", default=120)
+# Private networks pushes and webhooks may still reach (e.g. 127.0.0.0/8 for tests, or
+# an intranet's chat server); by default only addresses on the public internet.
+PING_ALLOWED_NETWORKS = env.list("PING_ALLOWED_NETWORKS", default=[])
+# A webhook that fails this many times in a row is switched off (its owner is told).
+WEBHOOK_MAX_FAILURES = env.int("WEBHOOK_MAX_FAILURES", default=20)
+# How long a one-click sign-in link in a mail or push works (it works once).
+SIGNIN_LINK_DAYS = env.int("SIGNIN_LINK_DAYS", default=7)

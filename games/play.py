@@ -849,6 +849,7 @@ def post_chat(game_id: int, user, text: str) -> ChatMessage:
         message = ChatMessage.objects.create(game=game, user=user, text=text)
         game.chat_count += 1
         game.save(update_fields=["chat_count"])
+        signals.chat_posted.send(sender=Game, game=game, message=message)
     return message
 
 

@@ -48,3 +48,5 @@ seat_stood_in = Signal()
 # kwargs: game_id, version, chat_count, version_changed (False: only the chat changed).
 # Receivers must not fail the request: the change is committed already.
 changed = Signal()
+# A player wrote a line in a game's chat. kwargs: game, message (the ChatMessage).
+chat_posted = Signal()

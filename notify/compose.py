@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMessage, EmailMultiAlternatives
-from django.db.models import Q
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -25,18 +25,24 @@ from lobby.models import Invitation
 from moderation.models import ChatMute
 from tournaments import lookup
 
+from . import notices, pings, signin
 from .away import on_vacation_here
 from .emails import absolute, links, make_message
 from .models import Mute, Notification
-from .outbox import CLAIM_TIMEOUT, Postpone, Skip
+from .outbox import Postpone, Skip, unclaimed
+
+Channel = Notification.Channel
 
 # Someone who had the game open this recently knows it is their turn.
 SEEN_RECENTLY = datetime.timedelta(minutes=5)
 MAX_LOG_LINES = 40
+# A push or a webhook post is a glance: the last few things that happened.
+PING_LINES = 3
 
 
-def compose(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, list[int]]:
-    """The message for ``row`` and the other rows it covers (a digest's turns)."""
+def compose(row: Notification, now: datetime.datetime) -> tuple[Any, list[int]]:
+    """The message for ``row`` (an e-mail, a push or a webhook post: each has ``send()``)
+    and the other rows it covers (a digest's turns)."""
     if row.kind == Notification.Kind.RAW:
         return _raw(row), []
     user = row.user
@@ -44,14 +50,45 @@ def compose(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, li
         raise Skip("no active user")
     with translation.override(user.language or settings.LANGUAGE_CODE):
         with timezone.override(user.time_zone or "UTC"):
+            if row.kind == Notification.Kind.TEST:
+                return notices.test(row), []
+            if row.kind == Notification.Kind.HOOK_DISABLED:
+                return notices.hook_disabled(row), []
+            if row.channel == Channel.WEBHOOK and row.webhook and row.webhook.game_id:
+                return _game_channel(row, now), []
+            if row.channel != Channel.EMAIL:
+                pings.endpoint_of(row)  # gone, off or unwanted: skip before any work
             if row.kind == Notification.Kind.DIGEST:
                 return _digest(row, now)
             context = {"user": user, **_GAME_KINDS[row.kind](row, now)}
             covered = context.pop("covers", [])
+            if row.channel != Channel.EMAIL:
+                return pings.message(row, context, _ping_lines(row, context)), covered
             # An invitee is no player yet: a mute would silence the game they may join.
             game = None if row.kind == Notification.Kind.INVITED else row.game
             context.update(links(user, row.kind, game))
+            if game is not None and row.kind in pings.TURN_KINDS:
+                context["game_url"] = signin.url(user, game)
             return make_message(row.kind, row.address, context), covered
+
+
+def _mail_wanted(row: Notification, setting: str, reason: str) -> None:
+    """The mail settings govern e-mail; a device or webhook has its own choice of events."""
+    if row.channel == Channel.EMAIL and not getattr(row.user, setting):
+        raise Skip(reason)
+
+
+def _ping_lines(row: Notification, context: dict) -> list[str]:
+    """What a push or a webhook says below its title: what every seat may see."""
+    lines = []
+    if row.kind == Notification.Kind.TURN:
+        lines = since_last_turn(row.game, row.seat, row.move_count or 0, viewer=None)
+        lines = lines[-PING_LINES:]
+    if context.get("deadline"):
+        lines.append(
+            render_to_string("notify/ping_deadline.txt", {"deadline": context["deadline"]}).strip()
+        )
+    return lines
 
 
 def _raw(row: Notification) -> EmailMessage:
@@ -59,6 +96,38 @@ def _raw(row: Notification) -> EmailMessage:
     if row.html:
         message.attach_alternative(row.html, "text/html")
     return message
+
+
+def _game_channel(row: Notification, now: datetime.datetime):
+    """A game's channel: every turn while it is still on, the start and the end."""
+    game = row.game
+    if game is None:
+        raise Skip("no game")
+    seats = list(game.seats.select_related("user").order_by("number"))
+    to_move, lines = [], []
+    if row.kind == Notification.Kind.TURN:
+        to_move = [s for s in seats if s.to_move and s.to_move_since == row.turn_since]
+        if game.status != Game.Status.ACTIVE or not to_move:
+            raise Skip("turn over")
+        state = replay.current_state(game)
+        log = game.engine.view(state, None).get("log") or []
+        names = _names(game)
+        upto = row.move_count or game.move_count
+        lines = [text.render(e, names) for e in log if e.get("move", 0) <= upto][-PING_LINES:]
+        if game.deadline:
+            context = {"deadline": game.deadline}
+            lines.append(render_to_string("notify/channel_deadline.txt", context).strip())
+        return notices.channel_post(row, to_move, lines, {})
+    result = game.result or {}
+    names = {s.number: s.user.name for s in seats}
+    context = {
+        "players": [s.user.name for s in seats],
+        "aborted": game.status == Game.Status.ABORTED,
+        "winners": [names.get(n, "?") for n in result.get("winners", [])],
+    }
+    if row.kind == Notification.Kind.GAME_STARTED:
+        to_move = [s for s in seats if s.to_move]
+    return notices.channel_post(row, to_move, lines, context)
 
 
 def _names(game: Game) -> dict[int, str]:
@@ -89,12 +158,13 @@ def _current_turn(row: Notification, now: datetime.datetime, check_seen: bool = 
     return seat
 
 
-def since_last_turn(game: Game, seat: int, move_count: int) -> list[str]:
-    """The log entries ``seat`` may see, from its last own move up to ``move_count``."""
+def since_last_turn(game: Game, seat: int, move_count: int, viewer: Any = "seat") -> list[str]:
+    """The log entries ``seat`` may see (or ``viewer``: None for what every seat and a
+    spectator may see), from its last own move up to ``move_count``."""
     # The current position (cached), never a replay from the first move: the
     # view is the recipient's own, so entries after ``move_count`` may show too.
     state = replay.current_state(game)
-    log = game.engine.view(state, seat).get("log") or []
+    log = game.engine.view(state, seat if viewer == "seat" else viewer).get("log") or []
     moves = game.moves.filter(undone=False)
     own = moves.filter(seat=seat, number__lte=_number_of(moves, move_count))
     last_number = own.order_by("-number").values_list("number", flat=True).first()
@@ -115,8 +185,7 @@ def _number_of(moves, count: int) -> int:
 
 
 def _turn(row: Notification, now: datetime.datetime) -> dict[str, Any]:
-    if not row.user.notify_turn:
-        raise Skip("turn e-mails off")
+    _mail_wanted(row, "notify_turn", "turn e-mails off")
     _current_turn(row, now)
     game = row.game
     return {
@@ -127,15 +196,13 @@ def _turn(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 
 
 def _reminder(row: Notification, now: datetime.datetime) -> dict[str, Any]:
-    if not row.user.notify_reminder_hours:
-        raise Skip("reminders off")
+    _mail_wanted(row, "notify_reminder_hours", "reminders off")
     seat = _current_turn(row, now)
     return {"game": row.game, "since": seat.to_move_since, "deadline": row.game.deadline}
 
 
 def _last_warning(row: Notification, now: datetime.datetime) -> dict[str, Any]:
-    if not row.user.notify_last_warning:
-        raise Skip("warnings off")
+    _mail_wanted(row, "notify_last_warning", "warnings off")
     _current_turn(row, now)
     if row.game.deadline is None or row.game.deadline <= now:
         raise Skip("no deadline")
@@ -147,8 +214,7 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     own mail (written in the same transaction) goes with this one, not after it.
     A turn kept for the daily digest stays there: the digest lists every game
     waiting for the player."""
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     if game.status != Game.Status.ACTIVE:
         # Held back (quiet hours) until the game was over: its end has a mail of its own.
@@ -160,6 +226,9 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
         turn = Notification.objects.filter(
             user=row.user,
             game=game,
+            channel=row.channel,
+            device=row.device,
+            webhook=row.webhook,
             kind=Notification.Kind.TURN,
             turn_since=mine.to_move_since,
             in_digest=False,
@@ -182,8 +251,7 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 
 
 def _game_finished(row: Notification, now: datetime.datetime) -> dict[str, Any]:
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     result = game.result or {}
     names = _names(game)
@@ -202,8 +270,7 @@ def _game_finished(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 
 
 def _stood_in(row: Notification, now: datetime.datetime) -> dict[str, Any]:
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     if game.status != Game.Status.ACTIVE or game.stood_in_seat(row.user) is None:
         raise Skip("seat taken back or game over")  # nothing left to tell
@@ -211,16 +278,14 @@ def _stood_in(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 
 
 def _seat_opened(row: Notification, now: datetime.datetime) -> dict[str, Any]:
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     return {"game": _check_game(row)}
 
 
 def _cancel_asked(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     """Who asks, as it stands when the mail goes: nothing once the request is
     withdrawn, the game over or the recipient agreed."""
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     if game.status != Game.Status.ACTIVE:
         raise Skip("game over")
@@ -235,8 +300,7 @@ def _cancel_asked(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 def _invited(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     """Only while the invitation can be answered: nothing once it is, or the game
     has started or gone."""
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     invitation = (
         Invitation.objects.filter(game=game, invitee=row.user).select_related("invited_by").first()
@@ -261,8 +325,7 @@ def _invited(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 
 def _rematch_offered(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     """Who has accepted so far, while the offer stands and the recipient has not answered."""
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     offer = Rematch.objects.filter(game=game).first()
     if offer is None or offer.status != Rematch.Status.PENDING or not rematch.is_open(game):
@@ -278,6 +341,20 @@ def _rematch_offered(row: Notification, now: datetime.datetime) -> dict[str, Any
     }
 
 
+def _mentioned(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    """The chat line, while it stands: not once a moderator hid it, nor from a player
+    the recipient muted. Only the mail quotes it: a push shows on a locked phone and a
+    webhook posts where others read, and a game's chat is for its players."""
+    _mail_wanted(row, "notify_mention", "mention e-mails off")
+    game = _check_game(row)
+    line = row.chat_message
+    if line is None or line.hidden:
+        raise Skip("chat line gone or hidden")
+    if ChatMute.objects.filter(user=row.user, muted=line.user_id).exists():
+        raise Skip("writer muted")
+    return {"game": game, "by": line.user.name, "line": line.text}
+
+
 _GAME_KINDS = {
     Notification.Kind.TURN: _turn,
     Notification.Kind.REMINDER: _reminder,
@@ -289,14 +366,15 @@ _GAME_KINDS = {
     Notification.Kind.CANCEL_ASKED: _cancel_asked,
     Notification.Kind.INVITED: _invited,
     Notification.Kind.REMATCH_OFFERED: _rematch_offered,
+    Notification.Kind.MENTIONED: _mentioned,
 }
 
 
 def _claim(rows, now: datetime.datetime):
     """The rows this worker claims for the mail it composes (marked sent with it)."""
-    unclaimed = Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_TIMEOUT)
-    for found in rows.filter(unclaimed):
-        if Notification.objects.filter(unclaimed, pk=found.pk).update(claimed_at=now) == 1:
+    free = unclaimed(now)
+    for found in rows.filter(free):
+        if Notification.objects.filter(free, pk=found.pk).update(claimed_at=now) == 1:
             yield found
 
 
@@ -304,13 +382,19 @@ def _digest(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, li
     """One e-mail for the turns collected since the last digest."""
     user = row.user
     waiting = Notification.objects.filter(
-        user=user, in_digest=True, sent_at=None, skipped="", due_at__lte=now
+        user=user,
+        channel=row.channel,
+        device=row.device,
+        webhook=row.webhook,
+        in_digest=True,
+        sent_at=None,
+        skipped="",
+        due_at__lte=now,
     ).select_related("game", "user")
     games, covered = [], []
     for turn in _claim(waiting.order_by("due_at", "pk"), now):
         try:
-            if not user.notify_turn:
-                raise Skip("turn e-mails off")
+            _mail_wanted(turn, "notify_turn", "turn e-mails off")
             _current_turn(turn, now, check_seen=False)
         except Skip as reason:
             Notification.objects.filter(pk=turn.pk).update(skipped=str(reason))
@@ -320,11 +404,14 @@ def _digest(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, li
             games.append(
                 {
                     "game": turn.game,
-                    "url": links(user, "digest", turn.game)["game_url"],
+                    "url": signin.url(user, turn.game),
                     "since": since_last_turn(turn.game, turn.seat, turn.game.move_count),
                 }
             )
     if not games:
         raise Skip("nothing waiting")
     context = {"user": user, "games": games, **links(user, "digest")}
+    if row.channel != Channel.EMAIL:
+        lines = [g["game"].named for g in games]
+        return pings.message(row, context, lines), covered
     return make_message("digest", row.address, context), covered

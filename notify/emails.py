@@ -28,6 +28,7 @@ UNSUBSCRIBE = {
     "cancel_asked": ("notify_game_end", False),
     "invited": ("notify_game_end", False),
     "rematch_offered": ("notify_game_end", False),
+    "mentioned": ("notify_mention", False),
 }
 
 

@@ -58,7 +58,7 @@ def test_bad_or_forged_tokens_are_refused(bert):
 def test_mute_link_mutes_only_that_game(game, anna, bert):
     client = Client(enforce_csrf_checks=True)
     url = f"/notify/mute/{mute_token(bert, game)}/"
-    assert "Stop all e-mails about" in client.get(url).content.decode()
+    assert "Stop all messages about" in client.get(url).content.decode()
     assert client.post(url).status_code == 200
     assert Mute.objects.filter(user=bert, game=game).exists()
     assert client.post(f"/notify/mute/{mute_token(bert, game)}x/").status_code == 400
@@ -70,11 +70,11 @@ def test_mute_link_mutes_only_that_game(game, anna, bert):
 def test_mute_button_on_the_game_page(game, bert):
     client = Client()
     client.force_login(bert)
-    assert "No e-mail about this game" in client.get(f"/g/{game.pk}/").content.decode()
+    assert "No messages about this game" in client.get(f"/g/{game.pk}/").content.decode()
     for _ in range(2):  # a double click mutes, it does not mute and unmute
         client.post(f"/notify/game/{game.pk}/mute", {"mute": "1"})
         assert Mute.objects.filter(user=bert, game=game).exists()
-    assert "E-mail me about this game again" in client.get(f"/g/{game.pk}/").content.decode()
+    assert "Tell me about this game again" in client.get(f"/g/{game.pk}/").content.decode()
     client.post(f"/notify/game/{game.pk}/mute", {"mute": "0"})
     assert not Mute.objects.filter(user=bert, game=game).exists()
 
