@@ -39,3 +39,7 @@ rematch_offered = Signal()
 # A computer player took over a late player's seat (timeout policy "stand-in").
 # kwargs: game, number (the seat), user (the player it stands in for).
 seat_stood_in = Signal()
+
+# A player's queued actions (games.premoves) were not played when their turn came: one of
+# them was not legal then. kwargs: game, seat (its number), user (whose queue it was).
+premove_dropped = Signal()
