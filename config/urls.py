@@ -19,5 +19,6 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("community.urls")),
     path("", include("lobby.urls")),
+    path("", include("agreements.urls")),
     path("", include("games.urls")),
 ]

@@ -20,6 +20,10 @@ class Notification(models.Model):
         CANCEL_ASKED = "cancel_asked", _("a request to cancel a game")
         INVITED = "invited", _("an invitation to a game")
         REMATCH_OFFERED = "rematch_offered", _("a rematch offer")
+        PREMOVE_DROPPED = "premove_dropped", _("your queued actions were not played")
+        PAUSE_ASKED = "pause_asked", _("a request to pause a game")
+        RESUME_ASKED = "resume_asked", _("a request to end a pause early")
+        TAKE_BACK_ASKED = "take_back_asked", _("a request to take back a turn")
         RAW = "raw", _("account e-mail")
 
     user = models.ForeignKey(
