@@ -576,7 +576,8 @@ def plan(request, game):
     them pass, to queue actions on (``games.premoves``). Not theirs to plan (their turn,
     a spectator, a past position, a game over): the game's page."""
     presence.seen(request, game.pk, game.viewer_last_seen)
-    if not game.was_played or game.status != Game.Status.ACTIVE:
+    seated = game.viewer_last_seen is not presence.NOT_SEATED
+    if not seated or not game.was_played or game.status != Game.Status.ACTIVE:
         return redirect(game)
     if request.htmx:
         return _board_response(request, game, plan=True)
