@@ -11,15 +11,25 @@ from . import flows
 from .models import Answer, Request
 
 
-def _request(page) -> Request | None:
-    """The open request of the page's game (read once per page; None when it lapsed:
-    the game moved on, which the page's key covers, as it does the rows below)."""
-    if "agreement" not in page.memo:
-        found = None
+def _latest(page) -> Request | None:
+    """The game's latest request, open or decided (one query per page)."""
+    if "latest_request" not in page.memo:
+        latest = None
         if page.game.status == Game.Status.ACTIVE:
-            found = flows.open_request(page.game)
-            if found is not None and flows.lapsed(page.game, found):
-                found = None
+            latest = Request.objects.filter(game=page.game).order_by("-pk").first()
+        page.memo["latest_request"] = latest
+    return page.memo["latest_request"]
+
+
+def _request(page) -> Request | None:
+    """The open request of the page's game; None when it lapsed (the game moved on,
+    which the page's key covers, as it does the rows read here)."""
+    if "agreement" not in page.memo:
+        found = _latest(page)
+        if found is not None and (
+            found.status != Request.Status.OPEN or flows.lapsed(page.game, found)
+        ):
+            found = None
         page.memo["agreement"] = found
         if found is not None:
             page.memo["agreed"] = set(found.answers.values_list("user_id", flat=True))
@@ -63,19 +73,14 @@ def _panel(context) -> dict | None:
         )
         return panel
     # Nothing open: what the viewer may ask for.
-    panel["pause_days_left"] = pause.days_left(game) if game.pause_days else 0
+    panel["pause_days_left"] = pause.days_left(game)
     if not page.my_turn:  # the player to move has nothing handed over to take back
         try:
             turn = takeback.last_turn(game, page.viewer)
         except play.PlayError:
             turn = None
         panel["take_back_turn"] = turn
-    last = (
-        Request.objects.filter(game=game)
-        .exclude(status=Request.Status.OPEN)
-        .order_by("-pk")
-        .first()
-    )
+    last = _latest(page)
     if last is not None and last.decided_at and last.status != Request.Status.AGREED:
         panel["last_request"] = last
         panel["refused_name"] = names.get(last.refused_by_id, "")

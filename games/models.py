@@ -84,6 +84,9 @@ class Game(models.Model):
     # clock stands still as for a vacation; the deadline sweep restarts it then.
     pause_days = models.PositiveSmallIntegerField(_("days of agreed pauses"), default=14)
     paused_until = models.DateTimeField(null=True, blank=True)
+    # The days of them used so far (each pause as long as it lasted; the one in force as
+    # agreed), kept here so that no page has to add up the ``Pause`` rows.
+    pause_days_used = models.PositiveSmallIntegerField(default=0)
     # move_count counts the moves in force (undone ones excluded); version changes
     # on every change to the game's position, so a poll compares one integer.
     move_count = models.PositiveIntegerField(default=0)

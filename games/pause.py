@@ -7,7 +7,8 @@ moves, which players may still make). The pause ends when its date comes (the de
 sweep, ``end_due``), when the players agree to resume earlier, when a moderator ends it
 or when the game ends; the clock then runs on with the time that was left, unless a
 vacation or an open seat still holds it. A game allows ``Game.pause_days`` days of
-agreed pauses in all (chosen at creation); each one counts with the days it lasted.
+agreed pauses in all (chosen at creation); each one counts with the days it lasted
+(``Game.pause_days_used``; every begun day counts).
 """
 
 from __future__ import annotations
@@ -25,17 +26,19 @@ from .play import PlayError, _away, _movers, locked
 DAY = timedelta(days=1)
 
 
+def _days(span: timedelta) -> int:
+    """Days a pause of ``span`` counts for: every begun day."""
+    return math.ceil(span / DAY) if span > timedelta(0) else 0
+
+
 def days_used(game: Game) -> int:
-    """The days of agreed pauses ``game`` has used (a begun day counts whole): each
-    ended pause as long as it lasted, the one in force up to its agreed end."""
-    used = timedelta(0)
-    for pause in Pause.objects.filter(game=game):
-        used += (pause.ended_at or pause.until) - pause.began_at
-    return math.ceil(used / DAY) if used > timedelta(0) else 0
+    """The days of agreed pauses ``game`` has used: each ended pause as long as it
+    lasted, the one in force as long as it was agreed."""
+    return game.pause_days_used
 
 
 def days_left(game: Game) -> int:
-    return max(game.pause_days - days_used(game), 0)
+    return max(game.pause_days - game.pause_days_used, 0)
 
 
 def check_until(game: Game, until: datetime) -> None:
@@ -48,7 +51,7 @@ def check_until(game: Game, until: datetime) -> None:
     if until <= now:
         raise PlayError(_("A pause must end in the future."))
     left = days_left(game)
-    if math.ceil((until - now) / DAY) > left:
+    if _days(until - now) > left:
         raise PlayError(
             _("This game has %(n)d days of agreed pauses left; choose an earlier date.")
             % {"n": left}
@@ -67,8 +70,11 @@ def start(game: Game, until: datetime) -> None:
     elif game.paused_remaining is None:  # a running game always has one of the two
         game.paused_remaining = timedelta(days=game.time_limit_days)
     game.paused_until = until
+    game.pause_days_used += _days(until - now)
     game.version += 1
-    game.save(update_fields=["deadline", "paused_remaining", "paused_until", "version"])
+    game.save(
+        update_fields=["deadline", "paused_remaining", "paused_until", "pause_days_used", "version"]
+    )
     Pause.objects.create(game=game, began_at=now, until=until)
 
 
@@ -79,7 +85,12 @@ def end(game: Game, how: str) -> None:
     if game.status != Game.Status.ACTIVE or game.paused_until is None:
         raise PlayError(_("The game is not paused by agreement."), 409)
     now = timezone.now()
-    Pause.objects.filter(game=game, ended_at=None).update(ended_at=now, ended=how)
+    for pause in Pause.objects.filter(game=game, ended_at=None):
+        # An early end gives back the days agreed but not used.
+        lasted, agreed = _days(now - pause.began_at), _days(pause.until - pause.began_at)
+        game.pause_days_used = max(game.pause_days_used - max(agreed - lasted, 0), 0)
+        pause.ended_at, pause.ended = now, how
+        pause.save(update_fields=["ended_at", "ended"])
     game.paused_until = None
     left = game.paused_remaining
     if left is None:
@@ -87,7 +98,9 @@ def end(game: Game, how: str) -> None:
     if not game.open_seats and not (_away(game, _movers(game)) and left > timedelta(0)):
         game.deadline, game.paused_remaining = now + left, None
     game.version += 1
-    game.save(update_fields=["deadline", "paused_remaining", "paused_until", "version"])
+    game.save(
+        update_fields=["deadline", "paused_remaining", "paused_until", "pause_days_used", "version"]
+    )
 
 
 def end_now(game_id: int, how: str) -> Game:

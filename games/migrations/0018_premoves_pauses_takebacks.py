@@ -23,6 +23,11 @@ class Migration(migrations.Migration):
             name='paused_until',
             field=models.DateTimeField(blank=True, null=True),
         ),
+        migrations.AddField(
+            model_name='game',
+            name='pause_days_used',
+            field=models.PositiveSmallIntegerField(default=0),
+        ),
         migrations.CreateModel(
             name='Pause',
             fields=[
