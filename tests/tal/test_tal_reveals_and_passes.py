@@ -25,7 +25,7 @@ def playout(seed: int, players: int = 3, steps: int = 2500):
 
 def test_only_the_last_bids_the_last_plan_and_a_new_round_reveal_or_draw():
     seen = set()
-    for before, seat, action, after in playout(3):
+    for before, _seat, action, after in playout(3):
         revealing = E.reveals(before, after)
         auction = after.auction_revealed and not before.auction_revealed
         plans = after.plans_revealed and not before.plans_revealed
