@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from . import replay, since
-from .models import Game, TurnTakeBack
+from .models import Game, Premove, TurnTakeBack
 from .play import PlayError, _after_change
 
 # No turn is longer (a Tal build or plan: a dozen actions); a guard on what is read.
@@ -102,6 +102,9 @@ def take_back(game: Game, turn: Turn) -> None:
     game.undo_count += undone
     game.version += 1
     replay.forget_after(game, game.move_count)
+    # The player's queue was for the turn after this one, which is theirs again now:
+    # a queue is only ever played at the beginning of a turn (games.premoves).
+    Premove.objects.filter(game=game, seat=turn.seat).delete()
     TurnTakeBack.objects.create(
         game=game,
         seat=turn.seat,

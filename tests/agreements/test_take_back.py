@@ -189,3 +189,17 @@ def test_the_forms_on_the_page(three, client):
     client.force_login(anna)
     assert "Ben said no to the last request." in client.get(f"/g/{game.pk}/").content.decode()
     assert Game.objects.get(pk=game.pk).move_count == 1
+
+
+def test_the_askers_queue_for_the_turn_after_goes_with_the_turn_taken_back(three):
+    from games import planning
+    from games.models import Premove
+
+    game, (anna, ben, cleo) = three
+    play.act(game.pk, anna, PASS, None)
+    planning.queue(game.pk, anna, PASS, None)  # for her next turn, after Ben's and Cleo's
+    request = flows.ask(game.pk, anna, Request.Kind.TAKE_BACK)
+    flows.answer(game.pk, ben, request.pk, True)
+    flows.answer(game.pk, cleo, request.pk, True)
+    assert to_move(game) == anna
+    assert not Premove.objects.filter(user=anna).exists()
