@@ -69,6 +69,7 @@ def _panel(context) -> dict | None:
             agreed_names=[s.user.name for s in deciders if s.user_id in agreed],
             waiting_names=[s.user.name for s in deciders if s.user_id not in agreed],
             mine=request.asked_by_id == user.pk,
+            computers=len(deciders) < len(page.seats),
             my_answer_missing=user.pk not in agreed,
         )
         return panel
