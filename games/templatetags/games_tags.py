@@ -93,7 +93,7 @@ _BOARD_ROUTES = {
 def board_url(context, which: str) -> str:
     """``{% board_url "act" as act_url %}``: where a board's clicks go. A board template
     names no route itself, so the same drawing serves the planning board."""
-    return reverse(_BOARD_ROUTES[(which, bool(context.get("planning")))], args=[context["game"].pk])
+    return reverse(_BOARD_ROUTES[(which, bool(context.get("planning")))], args=[context["game"].id])
 
 
 @register.filter
