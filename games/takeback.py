@@ -22,6 +22,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from enginekit import IllegalAction
+
 from . import replay, since
 from .models import Game, Premove, TurnTakeBack
 from .play import PlayError, _after_change
@@ -80,7 +82,14 @@ def last_turn(game: Game, seat: int, state: Any = None) -> Turn:
             forced = forced_action(position) if forced_action is not None else None
             if forced is None or forced[0] != mover or forced[1] != action:
                 raise PlayError(_("Another player has moved since your turn."))
-        after = engine.apply(position, mover, action)
+        try:
+            after = engine.apply(position, mover, action)
+        except IllegalAction:
+            # ``game`` was read before a move the log has already (a page, not a locked
+            # operation): the turn is not the last one any more.
+            raise PlayError(
+                _("The game moved on: the turn can no longer be taken back."), 409
+            ) from None
         if engine.reveals(position, after):
             raise PlayError(
                 _(

@@ -203,3 +203,16 @@ def test_the_askers_queue_for_the_turn_after_goes_with_the_turn_taken_back(three
     flows.answer(game.pk, cleo, request.pk, True)
     assert to_move(game) == anna
     assert not Premove.objects.filter(user=anna).exists()
+
+
+def test_a_page_drawn_from_a_game_read_before_a_move_offers_no_take_back(three):
+    """The panel reads the game without its lock: a move made meanwhile is in the log but
+    not in the row it read. The turn is not the last one any more, and nothing fails."""
+    from games import takeback
+
+    game, (anna, ben, cleo) = three
+    play.act(game.pk, anna, PASS, None)
+    read_before = Game.objects.get(pk=game.pk)
+    play.act(game.pk, ben, PASS, None)
+    with pytest.raises(play.PlayError):
+        takeback.last_turn(read_before, read_before.seats.get(user=ben).number)
