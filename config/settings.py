@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "lobby",
     "tournaments",
     "live",
+    "agreements",
 ]
 
 MIDDLEWARE = [

@@ -23,6 +23,7 @@ urlpatterns = [
     path("", include("lobby.urls")),
     path("", include("botplay.urls")),
     path("", include("tournaments.urls")),
+    path("", include("agreements.urls")),
     path("", include("games.urls")),
     path("", include("live.urls")),
     # At the root, so that the push service worker's scope is the whole site.

@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 
 from enginekit import N_, IllegalAction, msg
 
-from . import extend, lists, replay, signals, since, text
-from .models import ChatMessage, Game, Move, Seat
+from . import extend, lists, premoves, replay, signals, since, text
+from .models import ChatMessage, Game, Move, Pause, Seat
 from .pages import view_token
 from .rows import RowReader, read_seats
 
@@ -133,6 +133,7 @@ def create_game(
     timeout_policy: str = Game.TimeoutPolicy.LOSE,
     vacation_allowed: bool = True,
     computer_players: list[str] | tuple[str, ...] = (),
+    pause_days: int | None = None,
 ) -> Game:
     """A new game with ``user`` in the first seat and a computer player of each
     strength in ``computer_players`` in the next ones; it starts at once if
@@ -161,6 +162,7 @@ def create_game(
             timeout_policy=timeout_policy,
             vacation_allowed=vacation_allowed,
             computer_played=bool(computer_players),
+            **({"pause_days": pause_days} if pause_days is not None else {}),
         )
         _announce_after_commit(game, None)  # the players' lists and badges show it
         Seat.objects.create(game=game, user=user)
@@ -316,11 +318,11 @@ def _after_change(
         left = max(game.deadline - now, timedelta(0))
     else:
         left = game.paused_remaining
-    # A seat waiting for a substitute stops the clock, and so does a vacation
-    # (unless the time had already run out).
+    # A seat waiting for a substitute stops the clock, and so do an agreed pause
+    # (games.pause) and a vacation (unless the time had already run out).
     taken = {seat.number for seat in seats}
     open_seats = any(n not in taken for n in range(game.players))
-    if open_seats or (_away(game, movers) and left > timedelta(0)):
+    if open_seats or game.paused_until or (_away(game, movers) and left > timedelta(0)):
         game.deadline, game.paused_remaining = None, left
     else:
         game.deadline, game.paused_remaining = now + left, None
@@ -341,6 +343,11 @@ def _finish(game: Game, result: dict, status: str = Game.Status.FINISHED) -> Non
     game.finished_at = timezone.now()
     game.deadline = None
     game.paused_remaining = None
+    if game.paused_until is not None:  # an agreed pause ends with the game
+        game.paused_until = None
+        Pause.objects.filter(game=game, ended_at=None).update(
+            ended_at=game.finished_at, ended=Pause.Ended.GAME_OVER
+        )
     game.save()
     game.seats.update(to_move=False, to_move_since=None, ended_at=game.finished_at)
     signals.game_finished.send(sender=Game, game=game)
@@ -413,6 +420,11 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
         game.last_move_at = timezone.now()
         own = number
         state, number = _play_forced_moves(game, state, number)
+        # The turn of a player who queued actions for it may begin here: they are
+        # played now, in this transaction, or dropped (games.premoves).
+        state, number = premoves.play_due(
+            game, engine.active_seats(before), state, number, seats, _play_forced_moves
+        )
         game.version += 1
         _after_change(game, state, moved_on=number > own, seats=seats)
         if not user.is_bot:
@@ -546,6 +558,8 @@ def sync_clock(game_id: int) -> str | None:
             return None
         if game.open_seats:
             return None  # stopped until a substitute takes the seat; take_seat restarts it
+        if game.paused_until is not None:
+            return None  # stopped by agreement; games.pause restarts it
         now = timezone.now()
         away = _away(game, _movers(game))
         if away and game.deadline is not None and game.deadline > now:

@@ -50,3 +50,6 @@ seat_stood_in = Signal()
 changed = Signal()
 # A player wrote a line in a game's chat. kwargs: game, message (the ChatMessage).
 chat_posted = Signal()
+# A player's queued actions (games.premoves) were not played when their turn came: one of
+# them was not legal then. kwargs: game, seat (its number), user (whose queue it was).
+premove_dropped = Signal()

@@ -14,13 +14,26 @@ from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from . import extend, fragments, lists, pagecache, paging, play, presence, record, registry, since
+from . import (
+    extend,
+    fragments,
+    lists,
+    pagecache,
+    paging,
+    planning,
+    play,
+    presence,
+    record,
+    registry,
+    since,
+)
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
 from .pages import board_page, chat_window
@@ -49,6 +62,7 @@ def new_game(request, kind):
             timeout_policy=data["timeout_policy"],
             vacation_allowed=data["vacation_allowed"],
             computer_players=form.computer_players(),
+            pause_days=data["pause_days"],
         )
         return redirect(game)
     return render(request, "games/new_game.html", {"form": form, "kind": game_kind})
@@ -272,11 +286,17 @@ def _board_context(
     kept=None,
     state=None,
     error_near="",
+    plan=False,
 ):
-    """``error_near``: "chat" says ``error`` beside the chat form, not above the board."""
+    """``error_near``: "chat" says ``error`` beside the chat form, not above the board.
+    ``plan``: draw the viewer's planning board (games.premoves) instead of the board."""
     page = board_page(game, request.user, at=at, error=error, notice=notice, state=state)
     kind = game.kind_info
+    planned = {}
+    if plan and page.may_plan and at is None:
+        planned = {"planning": True, "plan": planning.plan_for(page, request.user)}
     return {
+        **planned,
         "game": game,
         "page": page,
         "view": page.view,
@@ -304,7 +324,7 @@ def board(request, game):
     return response
 
 
-def _board_response(request, game, chat_kept=False, kept=None):
+def _board_response(request, game, chat_kept=False, kept=None, plan=False):
     if not game.was_played:
         return _not_found(request)
     try:
@@ -313,7 +333,7 @@ def _board_response(request, game, chat_kept=False, kept=None):
         return _bad_position(request, game)
     htmx = bool(request.htmx)
     context = _board_context(
-        request, game, at, chat_kept=chat_kept and htmx, kept=kept if htmx else None
+        request, game, at, chat_kept=chat_kept and htmx, kept=kept if htmx else None, plan=plan
     )
     return render(request, "games/game.html#board-area", context)
 
@@ -345,6 +365,7 @@ def poll(request, game):
         game,
         chat_kept=seen is not None and seen[1] == game.chat_count,
         kept=fragments.kept_parts(request.GET.get("k", "")),
+        plan=bool(request.GET.get("plan")),
     )
 
 
@@ -364,6 +385,7 @@ def _chat_update(request, game):
         "oob": True,
         # the next poll still names the board and the log the page shows
         "kept": fragments.kept_parts(request.GET.get("k", "")),
+        "planning": bool(request.GET.get("plan")),
     }
     response = render(request, "games/game.html#chat-update", context)
     response["HX-Reswap"] = "none"
@@ -427,6 +449,7 @@ def _answer(
     done=None,
     data=None,
     error_near: str = "",
+    plan: bool = False,
 ):
     """Answer a game request: JSON for API clients, the board for HTMX and pages.
 
@@ -435,7 +458,7 @@ def _answer(
     played right after the commit, when tasks run in the request).
     ``data``: what the click sent; its ``c``, the chat count of the page it came
     from, leaves chat lines the page has out of an HTMX answer (as for a poll).
-    ``error_near``: see ``_board_context``.
+    ``error_near``: see ``_board_context``. ``plan``: the answer is the planning board.
     """
     status = error.status if error else 200
     # The game as the operation left it, with the viewer's seat (a player sees their game).
@@ -474,6 +497,7 @@ def _answer(
             state=state,
             chat_kept=chat_kept,
             error_near=error_near,
+            plan=plan,
         )
         return render(request, "games/game.html#board-area", context, status=status)
     if error:
@@ -482,11 +506,11 @@ def _answer(
             return render(
                 request, "games/open_game.html", _open_context(request, game), status=status
             )
-        context = _board_context(request, game, error=message, error_near=error_near)
+        context = _board_context(request, game, error=message, error_near=error_near, plan=plan)
         return render(request, "games/game.html", context, status=status)
     if notice:
         messages.info(request, notice)
-    return redirect(game)
+    return redirect(reverse("game_plan", args=[game.pk]) if plan else game)
 
 
 class AlreadyRecorded(Exception):
@@ -518,9 +542,9 @@ def _once(request, game, data, operation):
         return operation(request, game.pk, data)
 
 
-def guarded(operation=None, *, invite_opens=False, error_near=""):
+def guarded(operation=None, *, invite_opens=False, error_near="", plan=False):
     """A POST that runs a play operation for a signed-in user who may see the
-    game, turning refusals into answers (``error_near``: see ``_answer``)."""
+    game, turning refusals into answers (``error_near``, ``plan``: see ``_answer``)."""
 
     def decorate(operation):
         @require_POST
@@ -540,10 +564,10 @@ def guarded(operation=None, *, invite_opens=False, error_near=""):
                 data = _request_data(request)
                 done = _once(request, game, data, operation)
             except AlreadyRecorded:
-                return _answer(request, game, notice=str(RECORDED), data=data)
+                return _answer(request, game, notice=str(RECORDED), data=data, plan=plan)
             except play.PlayError as error:
-                return _answer(request, game, error, data=data, error_near=error_near)
-            return _answer(request, game, done=done, data=data)
+                return _answer(request, game, error, data=data, error_near=error_near, plan=plan)
+            return _answer(request, game, done=done, data=data, plan=plan)
 
         return view
 
@@ -560,6 +584,43 @@ def act(request, game_id, data):
 @guarded
 def undo(request, game_id, data):
     play.undo(game_id, request.user, _seen_version(data))
+
+
+@game_route
+def plan(request, game):
+    """The viewer's planning board: their next turn as it begins if the players before
+    them pass, to queue actions on (``games.premoves``). Not theirs to plan (their turn,
+    a spectator, a past position, a game over): the game's page."""
+    presence.seen(request, game.pk, game.viewer_last_seen)
+    seated = game.viewer_last_seen is not presence.NOT_SEATED
+    if not seated or not game.was_played or game.status != Game.Status.ACTIVE:
+        return redirect(game)
+    if request.htmx:
+        return _board_response(request, game, plan=True)
+
+    def render_page(csrf_token):
+        context = _board_context(request, game, plan=True)
+        if csrf_token is not None:
+            context["csrf_token"] = csrf_token
+        response = render(request, "games/game.html", context)
+        response.request_id = context["page"].request_id
+        return response
+
+    return pagecache.serve(request, game, render_page)
+
+
+@guarded(plan=True)
+def premove(request, game_id, data):
+    """Queue one action for the next turn (``action``, with the planning board's
+    ``version``), or forget the queue (``clear``)."""
+    if data.get("clear"):
+        planning.clear(game_id, request.user)
+        return None
+    if "action" not in data:
+        raise play.PlayError(_("No action was sent."))
+    seen = _seen_version(data)
+    planning.queue(game_id, request.user, data["action"], seen if isinstance(seen, str) else None)
+    return None
 
 
 @guarded

@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from enginekit import N_, msg
-from games import play
-from games.models import ChatMessage, Game, Seat
+from games import pause, play
+from games.models import ChatMessage, Game, Pause, Seat
 
 from .models import AuditEntry, Report
 
@@ -114,6 +114,18 @@ def abort_game(moderator, game: Game, reason: str) -> None:
         except play.PlayError as error:
             raise ModerationError(error.message) from None
         _audit(moderator, AuditEntry.Action.ABORT, reason, game=game)
+
+
+def end_pause(moderator, game: Game, reason: str) -> None:
+    """End the pause the players of ``game`` agreed on: its clock runs on now with the
+    time that was left (``games.pause``)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        try:
+            pause.end_now(game.pk, Pause.Ended.MODERATOR)
+        except play.PlayError as error:
+            raise ModerationError(error.message) from None
+        _audit(moderator, AuditEntry.Action.END_PAUSE, reason, game=game)
 
 
 def remove_player(moderator, seat: Seat, reason: str) -> str:

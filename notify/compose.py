@@ -17,10 +17,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from agreements import flows as agreements
+from agreements.models import Request
 from community import rematch
 from community.models import Rematch
 from games import replay, text
-from games.models import Game, Seat
+from games.models import Game, Premove, Seat
 from lobby.models import Invitation
 from moderation.models import ChatMute
 from tournaments import lookup
@@ -355,6 +357,59 @@ def _mentioned(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     return {"game": game, "by": line.user.name, "line": line.text}
 
 
+def _premove_dropped(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    """Why the queued actions were not played, while the turn they were for is on and
+    the player has not dismissed the notice; the mail of that turn goes with this one."""
+    if not row.user.notify_turn:
+        raise Skip("turn e-mails off")
+    game = _check_game(row)
+    if game.status != Game.Status.ACTIVE:
+        raise Skip("game over")
+    queue = Premove.objects.filter(game=game, user=row.user, dropped__isnull=False).first()
+    if queue is None:
+        raise Skip("dismissed")
+    seat = game.seats.filter(number=row.seat, user=row.user).first()
+    if seat is None or not seat.to_move:
+        raise Skip("turn over")
+    turn = Notification.objects.filter(
+        user=row.user,
+        game=game,
+        kind=Notification.Kind.TURN,
+        turn_since=seat.to_move_since,
+        in_digest=False,
+        sent_at=None,
+        skipped="",
+    )
+    names = _names(game)
+    return {
+        "game": game,
+        "reason": text.render(queue.dropped, names),
+        "queued": [text.render(item["label"], names) for item in queue.actions],
+        "deadline": game.deadline,
+        "covers": [t.pk for t in _claim(turn, now)],
+    }
+
+
+def _agreement_asked(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    """The request as it stands when the mail goes: nothing once it is decided, lapsed
+    or answered by the recipient."""
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
+    game = _check_game(row)
+    request = agreements.open_request(game)
+    if request is None or _ASKED[request.kind] != row.kind or agreements.lapsed(game, request, now):
+        raise Skip("decided")
+    if request.answers.filter(user=row.user).exists():
+        raise Skip("already answered")
+    return {"game": game, "agreement": request, "asked_by": request.asked_by.name}
+
+
+_ASKED = {
+    Request.Kind.PAUSE: Notification.Kind.PAUSE_ASKED,
+    Request.Kind.RESUME: Notification.Kind.RESUME_ASKED,
+    Request.Kind.TAKE_BACK: Notification.Kind.TAKE_BACK_ASKED,
+}
+
+
 _GAME_KINDS = {
     Notification.Kind.TURN: _turn,
     Notification.Kind.REMINDER: _reminder,
@@ -367,6 +422,10 @@ _GAME_KINDS = {
     Notification.Kind.INVITED: _invited,
     Notification.Kind.REMATCH_OFFERED: _rematch_offered,
     Notification.Kind.MENTIONED: _mentioned,
+    Notification.Kind.PREMOVE_DROPPED: _premove_dropped,
+    Notification.Kind.PAUSE_ASKED: _agreement_asked,
+    Notification.Kind.RESUME_ASKED: _agreement_asked,
+    Notification.Kind.TAKE_BACK_ASKED: _agreement_asked,
 }
 
 

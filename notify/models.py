@@ -27,6 +27,10 @@ class Notification(models.Model):
         INVITED = "invited", _("an invitation to a game")
         REMATCH_OFFERED = "rematch_offered", _("a rematch offer")
         MENTIONED = "mentioned", _("a mention in a game's chat")
+        PREMOVE_DROPPED = "premove_dropped", _("your queued actions were not played")
+        PAUSE_ASKED = "pause_asked", _("a request to pause a game")
+        RESUME_ASKED = "resume_asked", _("a request to end a pause early")
+        TAKE_BACK_ASKED = "take_back_asked", _("a request to take back a turn")
         RAW = "raw", _("account e-mail")
         TEST = "test", _("a test message")
         HOOK_DISABLED = "hook_disabled", _("a webhook was switched off")
@@ -133,7 +137,7 @@ class Mute(models.Model):
 class Events(models.TextChoices):
     TURN = "turn", _("my turn")
     REMINDER = "reminder", _("reminders and last warnings")
-    GAME = "game", _("games starting and ending, rematches, requests to cancel")
+    GAME = "game", _("games starting and ending, rematches, requests to cancel, pause or take back")
     INVITED = "invited", _("invitations")
     MENTION = "mention", _("mentions of me in a game's chat")
 

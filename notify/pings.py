@@ -38,6 +38,9 @@ EVENT_OF = {
     Kind.SEAT_OPENED: Events.GAME,
     Kind.CANCEL_ASKED: Events.GAME,
     Kind.REMATCH_OFFERED: Events.GAME,
+    Kind.PAUSE_ASKED: Events.GAME,
+    Kind.RESUME_ASKED: Events.GAME,
+    Kind.TAKE_BACK_ASKED: Events.GAME,
     Kind.INVITED: Events.INVITED,
     Kind.MENTIONED: Events.MENTION,
 }

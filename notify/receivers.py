@@ -6,6 +6,8 @@ import re
 
 from django.dispatch import receiver
 
+from agreements import signals as agreement_signals
+from agreements.models import Request
 from games import signals
 from games.models import Game
 
@@ -78,6 +80,41 @@ def cancel_asked(sender, game: Game, user, vote: int, **kwargs) -> None:
         if seat.user_id != user.pk and not seat.user.is_bot:
             key = f"cancel_asked:{game.pk}:{seat.user_id}:{vote}"
             _game_news(Notification.Kind.CANCEL_ASKED, game, seat.number, seat.user, key)
+
+
+@receiver(signals.premove_dropped)
+def premove_dropped(sender, game: Game, seat: int, user, **kwargs) -> None:
+    # The turn came and the queued actions were not played: as urgent as the turn,
+    # whose mail this one stands in for (notify.compose).
+    if user is None or not _wants_mail(user) or not user.notify_turn:
+        return
+    outbox.queue(
+        kind=Notification.Kind.PREMOVE_DROPPED,
+        address=user.email,
+        user=user,
+        game=game,
+        seat=seat,
+        move_count=game.move_count,
+        due_at=schedule.send_time(user),
+        dedupe_key=f"premove_dropped:{game.pk}:{user.pk}:{game.move_count}",
+    )
+
+
+_ASKED_KINDS = {
+    Request.Kind.PAUSE: Notification.Kind.PAUSE_ASKED,
+    Request.Kind.RESUME: Notification.Kind.RESUME_ASKED,
+    Request.Kind.TAKE_BACK: Notification.Kind.TAKE_BACK_ASKED,
+}
+
+
+@receiver(agreement_signals.asked)
+def agreement_asked(sender, game: Game, request, **kwargs) -> None:
+    # Nothing happens until everyone agrees: the others hear of it without opening the
+    # game. A computer never answers, and the player a computer stands in for has no say.
+    for seat in game.seats.select_related("user"):
+        if seat.user_id != request.asked_by_id and not seat.user.is_bot:
+            key = f"{request.kind}_asked:{request.pk}:{seat.user_id}"
+            _game_news(_ASKED_KINDS[request.kind], game, seat.number, seat.user, key)
 
 
 @receiver(signals.invited)

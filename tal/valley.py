@@ -56,16 +56,17 @@ def _plain(message: str) -> str:
     return _(message) if memo is None else word_in(memo, message)
 
 
-def render(b: dict[str, Any], board_url: str) -> SafeString:
-    """The ``<svg>`` of the valley for the board ``b`` (``tal.board.build``)."""
+def render(b: dict[str, Any], board_url: str, act_url: str = "act") -> SafeString:
+    """The ``<svg>`` of the valley for the board ``b`` (``tal.board.build``); its actions
+    post to ``act_url`` (the game's, relative to its page, or the planning board's)."""
     token = _WORDS.set(words_memo())
     try:
-        return _render(b, board_url)
+        return _render(b, board_url, act_url)
     finally:
         _WORDS.reset(token)
 
 
-def _render(b: dict[str, Any], board_url: str) -> SafeString:
+def _render(b: dict[str, Any], board_url: str, act_url: str) -> SafeString:
     d = b["d"]
     out: list[str] = []
     w = out.append
@@ -103,10 +104,10 @@ def _render(b: dict[str, Any], board_url: str) -> SafeString:
         )
     _pharaoh(d["pharaoh"], w)
     for s in d["sites"]:
-        _site(s, d, board_url, w)
+        _site(s, d, board_url, act_url, w)
     for a in d["areas"]:
         if a["target"]:
-            _target(a["target"], d, w)
+            _target(a["target"], d, act_url, w)
         for t in a["tokens"]:
             _token(t, board_url, w)
     for p in d["arrows"]:
@@ -198,7 +199,7 @@ def _pharaoh(ph: dict[str, Any], w: Any) -> None:
     w(f'<text x="{_e(ph["x"])}" y="{_e(ph["y"])}" class="ph-label">{text}</text></g>')
 
 
-def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
+def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, act_url: str, w: Any) -> None:
     classes = f"site {_e(s['size'])}"
     if not s["in_play"]:
         classes += " out"
@@ -229,7 +230,7 @@ def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
     w('<g class="fld">')
     for f in s["fields"]:
         if f["target"] and not f["token"]:
-            _target(f["target"], d, w)
+            _target(f["target"], d, act_url, w)
         else:
             w(f'<use href="#tf" x="{_e(f["x"])}" y="{_e(f["y"])}"/>')
     w("</g>")
@@ -239,7 +240,7 @@ def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
             _token(f["token"], board_url, w)
     for f in s["fields"]:
         if f["token"] and f["target"]:
-            _target(f["target"], d, w)
+            _target(f["target"], d, act_url, w)
     nx, ny = s["nx"], s["ny"]
     if s["in_play"]:
         chosen = (d["build_choice"] or {}).get("key")
@@ -249,7 +250,8 @@ def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
                 if k["steal"]:
                     steal = k["steal"]
                     w(
-                        f'<a class="act steal" href="#ta{_e(steal["index"])}" hx-post="act" '
+                        f'<a class="act steal" href="#ta{_e(steal["index"])}" '
+                        f'hx-post="{_e(act_url)}" '
                         f"hx-vals='{_e(steal['av'])}' aria-label=\"{_e(steal['label'])}\">"
                     )
                     _stone(k, chosen, w)
@@ -284,7 +286,7 @@ def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
             t = s["takeover"]
             label = _plain("Take over")  # outside the f-string, where xgettext finds it
             w(
-                f'<a class="act takeover" href="#ta{_e(t["index"])}" hx-post="act" '
+                f'<a class="act takeover" href="#ta{_e(t["index"])}" hx-post="{_e(act_url)}" '
                 f"hx-vals='{_e(t['av'])}' aria-label=\"{_e(t['label'])}\">"
                 f'<rect x="{_e(x)}" y="{_e(y - 26)}" width="{_e(s["w"])}" height="22" rx="6"/>'
                 f'<text x="{_e(x + 6)}" y="{_e(y - 10)}">{label}</text></a>'
@@ -335,10 +337,11 @@ def _token(t: dict[str, Any], board_url: str, w: Any) -> None:
         )
 
 
-def _target(t: dict[str, Any], d: dict[str, Any], w: Any) -> None:
+def _target(t: dict[str, Any], d: dict[str, Any], act_url: str, w: Any) -> None:
     label = _t("to %(to)s, %(n)s left", to=t["action"]["to"], n=t["left"])
     w(
-        f'<a class="tgt" href="#ta{_e(t["index"])}" hx-post="act" hx-vals=\'{_e(t["av"])}\' '
+        f'<a class="tgt" href="#ta{_e(t["index"])}" hx-post="{_e(act_url)}" '
+        f"hx-vals='{_e(t['av'])}' "
         f'aria-label="{label}">'
     )
     x, y, size, left = _e(t["x"]), _e(t["y"]), _e(t["size"]), _e(t["left"])

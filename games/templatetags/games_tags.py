@@ -1,4 +1,5 @@
 from django import template
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
@@ -76,6 +77,23 @@ def message(context, msg):
     page = context.get("page")
     viewer = getattr(page, "viewer", None)
     return text.render_for(msg, context.get("player_names", {}), viewer)
+
+
+# The routes a board's controls post to ("act") and its choices are drawn by ("board"):
+# the game's, or on the planning board the queue's (games.premoves).
+_BOARD_ROUTES = {
+    ("act", False): "game_act",
+    ("board", False): "game_board",
+    ("act", True): "game_premove",
+    ("board", True): "game_plan",
+}
+
+
+@register.simple_tag(takes_context=True)
+def board_url(context, which: str) -> str:
+    """``{% board_url "act" as act_url %}``: where a board's clicks go. A board template
+    names no route itself, so the same drawing serves the planning board."""
+    return reverse(_BOARD_ROUTES[(which, bool(context.get("planning")))], args=[context["game"].id])
 
 
 @register.filter

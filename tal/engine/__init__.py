@@ -125,6 +125,10 @@ Rulings beyond tal-der-koenige-board.md (each has a test in tests/tal/)
     actions (which every player sees as move numbers) then says nothing about the plan:
     two targets and a submit is the least anyone can do; more only shows that a seat
     changed its mind, never where its overseers go.
+19. ``reveals(before, after)`` (for the site's take-back of a whole turn by agreement and
+    for planning ahead) is true for an action that reveals the bids or the plans, or
+    starts a round (a new market is drawn); ``pass_action`` is the ``end_*`` action of the
+    sequential phases, none in ``plan`` (a plan must be written before it is handed in).
 """
 
 from .engine import ENGINE, TalEngine

@@ -38,6 +38,16 @@ PHASE_TYPES: dict[str, set[str]] = {
     "build": {"build", "end_build"},
 }
 
+# The action that ends a seat's turn in a sequential phase without doing anything more.
+PASS_TYPES: dict[str, str] = {
+    "bid": "end_bids",
+    "overseer": "end_moves",
+    "worker": "end_moves",
+    "steal": "end_steal",
+    "takeover": "end_takeover",
+    "build": "end_build",
+}
+
 
 # --------------------------------------------------------------------------- helpers
 
@@ -973,6 +983,21 @@ class TalEngine:
     # taking back ----------------------------------------------------------------
     def can_undo(self, state: TalState, seat: int) -> bool:
         return state.last_seat == seat and state.last_undoable and state.phase != "over"
+
+    def reveals(self, before: TalState, after: TalState) -> bool:
+        """Whether the step from ``before`` to ``after`` revealed the bids or the plans
+        (``revealed`` grows) or drew a new market (the generator moved on)."""
+        if len(after.revealed) != len(before.revealed) or after.round != before.round:
+            return True
+        return after.rng is not before.rng and after.rng.getstate() != before.rng.getstate()
+
+    def pass_action(self, state: TalState, seat: int) -> dict[str, Any] | None:
+        """The ``end_*`` action of a sequential phase; none while plans are written
+        (a plan must name its targets before it can be handed in)."""
+        end = PASS_TYPES.get(state.phase)
+        if end is None or state.current != seat:
+            return None
+        return {"type": end}
 
     # result -------------------------------------------------------------------
     def scores(self, state: TalState) -> list[int]:

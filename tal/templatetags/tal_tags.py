@@ -41,10 +41,11 @@ def tal_text_mode(context) -> bool:
     return bool(request is not None and request.GET.get("text"))
 
 
-@register.simple_tag
-def tal_valley(b, board_url):
-    """The valley's ``<svg>`` for the board ``b`` (see ``tal.valley``)."""
-    return valley.render(b, board_url)
+@register.simple_tag(takes_context=True)
+def tal_valley(context, b, board_url, act_url):
+    """The valley's ``<svg>`` for the board ``b`` (see ``tal.valley``). Its actions post
+    to the game's ``act`` beside the page, or on the planning board to ``act_url``."""
+    return valley.render(b, board_url, act_url if context.get("planning") else "act")
 
 
 @register.simple_tag(takes_context=True)

@@ -29,8 +29,10 @@ BOUNDS = {
     "cold game": 24,
     "move": 15,
     # The same move from the page (htmx): the answer is the new board, drawn from the
-    # state the move left (no replay, no query for it), without the menu's badge.
-    "move htmx": 25,
+    # state the move left (no replay, no query for it), without the menu's badge; each
+    # panel beside the board reads its own row (cancel votes, a tournament's table or
+    # ladder, an open request of the table, the turns taken back by agreement).
+    "move htmx": 26,
 }
 
 

@@ -117,6 +117,30 @@ def test_a_move_a_take_back_a_chat_line_and_resigning(count_kind, people, told):
     assert told[0] == now_of(game.pk) and set(told[1:]) == badges(people[:2])
 
 
+def test_a_request_an_agreed_pause_and_its_early_end(count_kind, people, told):
+    from agreements import flows
+    from agreements.models import Request
+
+    game = running(count_kind, people)
+    seat = mover(game)
+    other = next(p for p in people[:2] if p.pk != seat.user_id)
+    told.clear()
+    request = flows.ask(game.pk, seat.user, Request.Kind.PAUSE, game.deadline + _DAYS_3)
+    assert told[0] == now_of(game.pk)  # the others' pages show the request at once
+    told.clear()
+    flows.answer(game.pk, other, request.pk, True)
+    assert Game.objects.get(pk=game.pk).paused_until is not None
+    assert told[0] == now_of(game.pk)
+    told.clear()
+    request = flows.ask(game.pk, other, Request.Kind.RESUME)
+    flows.answer(game.pk, seat.user, request.pk, True)
+    assert Game.objects.get(pk=game.pk).paused_until is None
+    assert now_of(game.pk) in told
+
+
+_DAYS_3 = datetime.timedelta(days=3)
+
+
 def test_nothing_is_told_of_a_refusal_or_of_what_pages_do_not_show(count_kind, people, told):
     game = running(count_kind, people)
     told.clear()

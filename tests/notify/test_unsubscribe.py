@@ -22,7 +22,10 @@ def test_unsubscribe_link_from_the_mail_works_without_login(game, anna, bert):
     client = Client(enforce_csrf_checks=True)
     page = client.get(url)
     assert page.status_code == 200
-    assert "Stop e-mails of these kinds: your turn, daily digest?" in page.content.decode()
+    assert (
+        "Stop e-mails of these kinds: your turn, daily digest, your queued actions were not"
+        " played?" in page.content.decode()
+    )
     bert.refresh_from_db()
     assert bert.notify_turn  # GET only asks
     # RFC 8058 one-click: a mail client posts without cookies or CSRF token.
@@ -89,13 +92,18 @@ def test_only_players_can_mute_with_the_button(game, db):
 
 def test_the_unsubscribe_page_names_every_kind_its_setting_covers(anna):
     """A game's start, its end, a stand-in, a seat gone to a substitute, a request
-    to cancel, an invitation and a rematch offer share one setting: the link in any of
-    them says all are switched off, not only its own."""
+    to cancel, an invitation, a rematch offer and the requests to agree to a pause or a
+    take-back share one setting: the link in any of them says all are switched off, not
+    only its own."""
     client = Client()
     page = client.get(f"/notify/unsubscribe/{unsubscribe_token(anna, 'game_started')}/")
     text = page.content.decode()
     assert "Stop e-mails of these kinds: game started, game finished, " in text
     assert "a computer player took your seat, your seat went to a substitute, " in text
-    assert "a request to cancel a game, an invitation to a game, a rematch offer?" in text
+    assert "a request to cancel a game, an invitation to a game, a rematch offer, " in text
+    assert (
+        "a request to pause a game, a request to end a pause early, a request to take back a"
+        " turn?" in text
+    )
     page = client.get(f"/notify/unsubscribe/{unsubscribe_token(anna, 'last_warning')}/")
     assert "Stop e-mails of this kind: last warning?" in page.content.decode()
