@@ -1,4 +1,3 @@
-import datetime
 import zoneinfo
 
 from django.conf import settings
@@ -27,6 +26,7 @@ class User(AbstractUser):
         "language",
         "time_zone",
         "notify_turn",
+        "notify_at_once",
         "notify_reminder_hours",
         "notify_last_warning",
         "notify_game_end",
@@ -51,6 +51,11 @@ class User(AbstractUser):
         choices=[(tz, tz) for tz in TIME_ZONES],
     )
     notify_turn = models.BooleanField(_("e-mail me when it is my turn"), default=True)
+    # Off: no turn e-mail while the player has the game open (notify.compose.SEEN_RECENTLY);
+    # it goes a few minutes after they leave its page. On: at once, even while they look.
+    notify_at_once = models.BooleanField(
+        _("e-mail me at once, even while I have the game open"), default=False
+    )
     notify_reminder_hours = models.PositiveSmallIntegerField(
         _("remind me if I have not moved"), choices=REMINDER_CHOICES, default=24
     )
@@ -71,18 +76,16 @@ class User(AbstractUser):
         blank=True,
         help_text=_("Collects your turn e-mails into one a day, at this hour of your time zone."),
     )
-    # Both empty (or equal): no quiet hours.
-    quiet_from = models.TimeField(
-        _("no e-mail from"), default=datetime.time(22, 0), null=True, blank=True
-    )
+    # Both empty (or equal): no quiet hours. Empty for a new player: e-mail at any hour
+    # until they choose hours themselves (the help text says so).
+    quiet_from = models.TimeField(_("no e-mail from"), null=True, blank=True)
     quiet_until = models.TimeField(
         _("no e-mail until"),
-        default=datetime.time(7, 0),
         null=True,
         blank=True,
         help_text=_(
             "E-mail that falls in these hours waits until they end (your time zone). "
-            "Leave both empty to get e-mail at any hour."
+            "Both empty, as for a new account: e-mail at any hour."
         ),
     )
     vacation_until = models.DateField(

@@ -24,12 +24,16 @@ from games.models import Game, Seat
 from lobby.models import Invitation
 from moderation.models import ChatMute
 
+from . import practice
 from .away import on_vacation_here
 from .emails import absolute, links, make_message
 from .models import Mute, Notification
 from .outbox import CLAIM_TIMEOUT, Postpone, Skip
 
-# Someone who had the game open this recently knows it is their turn.
+# Someone who had the game open this recently knows it is their turn: their turn mail
+# waits until this long after their last visit (the page's poll records one a minute),
+# unless they asked for mail at once (``User.notify_at_once``). The settings page and
+# the game page say so, with this number.
 SEEN_RECENTLY = datetime.timedelta(minutes=5)
 MAX_LOG_LINES = 40
 
@@ -82,7 +86,8 @@ def _current_turn(row: Notification, now: datetime.datetime, check_seen: bool = 
         raise Skip("not to move")
     if row.turn_since is not None and seat.to_move_since != row.turn_since:
         raise Skip("turn over")
-    if check_seen and seat.last_seen and seat.last_seen > now - SEEN_RECENTLY:
+    looking = seat.last_seen and seat.last_seen > now - SEEN_RECENTLY
+    if check_seen and looking and not row.user.notify_at_once:
         # Looking at the game right now: tell them only if they leave it unmoved.
         raise Postpone(seat.last_seen + SEEN_RECENTLY)
     return seat
@@ -129,6 +134,8 @@ def _reminder(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     if not row.user.notify_reminder_hours:
         raise Skip("reminders off")
     seat = _current_turn(row, now)
+    if practice.is_practice(row.game):
+        raise Skip("practice game")  # no nagging at leisure; the last warning still goes
     return {"game": row.game, "since": seat.to_move_since, "deadline": row.game.deadline}
 
 

@@ -9,7 +9,7 @@ from django.dispatch import receiver
 from games import signals
 from games.models import Game
 
-from . import outbox, schedule
+from . import outbox, practice, schedule
 from .away import on_vacation_here
 from .models import Notification
 
@@ -20,6 +20,8 @@ def _wants_mail(user) -> bool:
 
 @receiver(signals.turn_started)
 def turn_started(sender, game: Game, seats, move_count: int, **kwargs) -> None:
+    if practice.is_practice(game):
+        return  # the player is looking at it (notify.practice)
     for seat in seats:
         user = seat.user
         if not _wants_mail(user) or not user.notify_turn or on_vacation_here(user, game):
@@ -55,11 +57,15 @@ def turn_started(sender, game: Game, seats, move_count: int, **kwargs) -> None:
 
 @receiver(signals.game_started)
 def game_started(sender, game: Game, **kwargs) -> None:
+    if practice.is_practice(game):
+        return  # its creator started it and looks at it (notify.practice)
     _to_all(game, Notification.Kind.GAME_STARTED, "started")
 
 
 @receiver(signals.game_finished)
 def game_finished(sender, game: Game, **kwargs) -> None:
+    if practice.is_practice(game) and not practice.end_is_news(game):
+        return  # the player saw the end they played (notify.practice)
     _to_all(game, Notification.Kind.GAME_FINISHED, "finished")
 
 
