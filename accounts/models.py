@@ -34,6 +34,7 @@ class User(AbstractUser):
         "quiet_from",
         "quiet_until",
         "vacation_until",
+        "show_online",
     )
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
@@ -95,6 +96,21 @@ class User(AbstractUser):
         help_text=_("No turn e-mails are sent while you are on vacation."),
     )
 
+    # Others see a dot beside the player's name while they use the site
+    # (``accounts.presence``); off, their visits are not even recorded.
+    show_online = models.BooleanField(
+        _("show others when I am online"),
+        default=True,
+        help_text=_(
+            "A green dot beside your name in games, lists and on your profile while you "
+            "have used the site in the last few minutes."
+        ),
+    )
+    # When the player last asked for a page (at most once a minute: accounts.presence).
+    # Not shown as a time and never in a page's key (games.pagecache.UNSHOWN): pages
+    # key the dot it decides, whether they were seen in the last few minutes.
+    last_seen = models.DateTimeField(null=True, blank=True, editable=False)
+
     # A computer player (``botplay``): plays through the same rules, is never
     # rated against people, and is shown as "computer" wherever it is listed.
     is_bot = models.BooleanField(_("computer player"), default=False)
@@ -114,6 +130,13 @@ class User(AbstractUser):
 
             return display_name(self)
         return self.display_name or self.username
+
+    @property
+    def is_online(self) -> bool:
+        """Seen on the site in the last few minutes, and willing to be shown so."""
+        from .presence import is_online  # the rule lives beside its recording
+
+        return is_online(self)
 
     def on_vacation(self) -> bool:
         return bool(self.vacation_until and self.vacation_until >= timezone.localdate())

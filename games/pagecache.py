@@ -119,7 +119,12 @@ def page_key(request, game: Game) -> str | None:
     user = request.user
     sql, counts, badge = _query()
     user_id = user.pk if user.is_authenticated else None
-    params = {"user": user_id, "game": game.pk, **lists.badge_params(user_id)}
+    params = {
+        "user": user_id,
+        "game": game.pk,
+        **lists.badge_params(user_id),
+        **extend.key_params(),
+    }
     rows = _fetch(sql, params)
     if user.is_authenticated and any(
         r[counts + _USER] == user.pk and r[counts + _SEEN] is None for r in rows
