@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "community",
     "botplay",
     "lobby",
+    "social",
 ]
 
 MIDDLEWARE = [

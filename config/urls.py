@@ -19,5 +19,6 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("community.urls")),
     path("", include("lobby.urls")),
+    path("", include("social.urls")),
     path("", include("games.urls")),
 ]

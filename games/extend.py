@@ -20,7 +20,9 @@ here from its ``AppConfig.ready``, as a title registers its engine
 - **header marks** (``add_header_mark``): a mark beside a player's name in a game
   page's header (presence), drawn from the seats the page read;
 - **computer players** (``set_computer_players``): who fills a seat the creator
-  gave to a computer, or stands in for a player who ran out of time.
+  gave to a computer, or stands in for a player who ran out of time;
+- **guards** (``add_guard``): a refusal the frame (or a feature app) asks for before
+  it lets one player near another: joining a game, inviting a player (``GUARDS``).
 
 What happens after a change to a game reaches feature apps through
 ``games.signals`` (sent inside the change's transaction).
@@ -50,6 +52,8 @@ PLACES = {
     "open-game": "what the players of an open game may do",
     # The top of "My games" (context: user).
     "my-games": "what waits for the player besides their moves",
+    # The lobby's home page, after the new-game buttons (context: request, user).
+    "lobby": "games the viewer may care about besides the open ones",
 }
 
 
@@ -238,3 +242,36 @@ def set_computer_players(provider: ComputerPlayers | None) -> None:
 def computer_players() -> ComputerPlayers | None:
     """The registered computer players, or None: then no game offers them."""
     return _computer_players[0] if _computer_players else None
+
+
+# What a guard is asked, and the facts it is given (keyword arguments).
+GUARDS = {
+    # play.join and play.take_seat: ``user`` would take a seat of ``game``.
+    "join": "may user take a seat of game",
+    # lobby.invites.invite: ``by`` would invite ``invitee`` to ``game``.
+    "invite": "may by invite invitee to game",
+}
+
+_guards: dict[str, list[Callable[..., str | None]]] = {action: [] for action in GUARDS}
+
+
+def add_guard(action: str, check: Callable[..., str | None]) -> None:
+    """``check(**facts)`` for ``action`` (one of ``GUARDS``): a refusal in the reader's
+    language, or None to let it happen. The first refusal of any guard wins."""
+    if action not in GUARDS:
+        raise ValueError(f"no guard {action!r} (guards: {', '.join(GUARDS)})")
+    if check not in _guards[action]:
+        _guards[action].append(check)
+
+
+def remove_guard(action: str, check: Callable[..., str | None]) -> None:
+    _guards[action].remove(check)
+
+
+def refusal(action: str, **facts) -> str | None:
+    """Why ``action`` may not happen (the first guard that refuses), or None."""
+    for check in _guards[action]:
+        message = check(**facts)
+        if message:
+            return message
+    return None

@@ -23,6 +23,7 @@ from games import replay, text
 from games.models import Game, Seat
 from lobby.models import Invitation
 from moderation.models import ChatMute
+from social.models import Block
 
 from . import practice
 from .away import on_vacation_here
@@ -250,6 +251,8 @@ def _invited(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     if ChatMute.objects.filter(user=row.user, muted=invitation.invited_by_id).exists():
         # Anyone can invite anyone: a player muted for their words is not heard by mail.
         raise Skip("inviter muted")
+    if Block.objects.filter(blocker=row.user, blocked=invitation.invited_by_id).exists():
+        raise Skip("inviter blocked")  # blocked after the invitation was sent
     players = [s.user.name for s in game.seats.select_related("user").order_by("joined_at")]
     return {
         "game": game,
