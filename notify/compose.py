@@ -19,7 +19,7 @@ from django.utils import timezone, translation
 
 from community import rematch
 from community.models import Rematch
-from games import replay, text
+from games import catchup, replay, text
 from games.models import Game, Seat
 from lobby.models import Invitation
 from moderation.models import ChatMute
@@ -100,11 +100,7 @@ def since_last_turn(game: Game, seat: int, move_count: int) -> list[str]:
     # view is the recipient's own, so entries after ``move_count`` may show too.
     state = replay.current_state(game)
     log = game.engine.view(state, seat).get("log") or []
-    moves = game.moves.filter(undone=False)
-    own = moves.filter(seat=seat, number__lte=_number_of(moves, move_count))
-    last_number = own.order_by("-number").values_list("number", flat=True).first()
-    # Log entries carry the count of moves in force when they were written.
-    last_own = moves.filter(number__lte=last_number).count() if last_number else 0
+    last_own = catchup.moves_before_turn(game, seat, move_count)
     names = _names(game)
     lines = [text.render(e, names) for e in log if e.get("move", 0) > last_own]
     if len(lines) > MAX_LOG_LINES:
@@ -112,11 +108,10 @@ def since_last_turn(game: Game, seat: int, move_count: int) -> list[str]:
     return lines
 
 
-def _number_of(moves, count: int) -> int:
-    """The number of the ``count``-th move in force (numbers skip undone moves)."""
-    if count <= 0:
-        return 0
-    return moves.order_by("number").values_list("number", flat=True)[count - 1 : count].first() or 0
+def replay_url(game: Game, seat: int, move_count: int) -> str:
+    """The page that steps through the others' moves since ``seat``'s last own move."""
+    since = catchup.moves_before_turn(game, seat, move_count)
+    return absolute(f"{reverse('game_replay', args=[game.pk])}?since={since}")
 
 
 def _turn(row: Notification, now: datetime.datetime) -> dict[str, Any]:
@@ -124,9 +119,11 @@ def _turn(row: Notification, now: datetime.datetime) -> dict[str, Any]:
         raise Skip("turn e-mails off")
     _current_turn(row, now)
     game = row.game
+    since = since_last_turn(game, row.seat, row.move_count or 0)
     return {
         "game": game,
-        "since": since_last_turn(game, row.seat, row.move_count or 0),
+        "since": since,
+        "replay_url": replay_url(game, row.seat, row.move_count or 0) if since else "",
         "deadline": game.deadline,
     }
 
