@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "botplay",
     "lobby",
     "social",
+    "learn",
 ]
 
 MIDDLEWARE = [

@@ -20,5 +20,6 @@ urlpatterns = [
     path("", include("community.urls")),
     path("", include("lobby.urls")),
     path("", include("social.urls")),
+    path("", include("learn.urls")),
     path("", include("games.urls")),
 ]

@@ -8,7 +8,7 @@ class SiamConfig(AppConfig):
     def ready(self):
         from games import registry
 
-        from . import scores
+        from . import lessons, scores
         from .engine import ENGINE
 
         registry.register(
@@ -19,4 +19,5 @@ class SiamConfig(AppConfig):
             shows_result=True,
             points=scores.points,
             points_label=scores.POINTS_LABEL,
+            lesson=lessons.lesson,
         )
