@@ -21,10 +21,10 @@ LESSONS = {
     "overseer": (
         N_("Overseers: claim building sites"),
         N_(
-            "Move your two overseers openly, together at most 6 steps. One step crosses one line: "
-            "from an area to a neighbouring area, from an area to a field that borders it, or to the "
-            "next field of the same site. An overseer that ends on a field of an unclaimed site in "
-            "play claims it with one of your scarabs."
+            "Move your two overseers openly, together at most 6 steps. One step crosses one "
+            "line: from an area to a neighbouring area, from an area to a field that borders it, "
+            "or to the next field of the same site. An overseer that ends on a field of an "
+            "unclaimed site in play claims it with one of your scarabs."
         ),
     ),
     "plan": (
@@ -61,9 +61,9 @@ LESSONS = {
         N_("Building: score with colours"),
         N_(
             "On your own sites you build 2 stones per worker on their fields, level by level. A "
-            "finished pyramid scores by its size and colours: one colour beats layers (each level one "
-            "colour) beats mixed. Stones you cannot or will not build go onto the Pharaoh pyramid; "
-            "when it is finished, the game ends."
+            "finished pyramid scores by its size and colours: one colour beats layers (each level "
+            "one colour) beats mixed. Stones you cannot or will not build go onto the Pharaoh "
+            "pyramid; when it is finished, the game ends."
         ),
     ),
 }
