@@ -14,11 +14,12 @@ pytestmark = pytest.mark.django_db
 
 # The most queries each page may make (session and user included), at any size.
 BOUNDS = {
-    "lobby": 13,
+    "lobby": 14,  # with the games of the players one follows (social), one query
     "my games": 11,
     "archive": 7,
     "archive mine": 7,
-    "profile": 12,  # two lists of games (running, latest finished), each with its players
+    "profile": 13,  # two lists of games (running, latest finished), each with its players;
+    # the records, the favourite opponents and the rating history, one query each
     "game": 14,
     "history": 13,
     "board": 11,
