@@ -11,11 +11,12 @@ def social_actions(context, player) -> dict:
     request = context["request"]
     user = request.user
     shown = user.is_authenticated and user.pk != player.pk and not player.is_bot
+    following, blocked = relations.standing(user, player) if shown else (False, False)
     return {
         "shown": shown,
         "player": player,
-        "following": shown and relations.is_following(user, player),
-        "blocked": shown and relations.has_blocked(user, player),
+        "following": following,
+        "blocked": blocked,
         "next": request.get_full_path(),
         "csrf_token": context.get("csrf_token"),
     }
