@@ -12,9 +12,12 @@ from .models import Walkthrough
 
 
 def _is_walkthrough(page, user) -> bool:
+    """Whether ``user`` learns in the page's game. A first game is a practice game: any
+    other (no computer ever played in it) is known without a query, on every move."""
     if "walkthrough" not in page.memo:
         page.memo["walkthrough"] = bool(
             user.is_authenticated
+            and page.game.computer_played
             and Walkthrough.objects.filter(game_id=page.game.pk, learner=user).exists()
         )
     return page.memo["walkthrough"]

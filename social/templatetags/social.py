@@ -11,6 +11,8 @@ def social_actions(context, player) -> dict:
     request = context["request"]
     user = request.user
     shown = user.is_authenticated and user.pk != player.pk and not player.is_bot
+    if user.is_authenticated and user.pk == player.pk:
+        return {"own": True}  # a link to one's friends page instead
     following, blocked = relations.standing(user, player) if shown else (False, False)
     return {
         "shown": shown,
