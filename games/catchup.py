@@ -98,7 +98,7 @@ def catchup(game: Game, seat: int | None, since_param, at: int, view: dict) -> C
     if seat is None or since_param is None:
         return None
     since = read_since(since_param, game)
-    if since is None or at < since:
-        return None
+    if since is None or at < since or since >= game.move_count:
+        return None  # not a position of this game, or nothing happened since
     entries = [e for e in view.get("log") or [] if e.get("move") == at and at > since]
     return Catchup(since=since, steps=steps_since(game, seat, since), at=at, entries=entries)

@@ -319,6 +319,8 @@ def replay_since(request, game):
     since_from = catchup.read_since(request.GET.get("since"), game)
     if since_from is None:
         since_from = catchup.moves_before_turn(game, seat.number)
+    if since_from >= game.move_count:
+        return redirect(game)  # nothing happened since
     first = catchup.steps_since(game, seat.number, since_from)[0]
     query = f"since={since_from}" + (f"&at={first}" if first < game.move_count else "")
     return redirect(f"{game.get_absolute_url()}?{query}")

@@ -130,3 +130,12 @@ def test_a_step_is_a_move_the_player_saw_happen(three):
     assert catchup.moves_before_turn(game, 1) == 4
     assert catchup.moves_before_turn(game, 1, move_count=3) == 3
     assert catchup.moves_before_turn(game, 1, move_count=2) == 0
+
+
+def test_with_nothing_since_there_are_no_steps(three):
+    game, seats = three
+    client = signed_in(seats[2])  # the last to move: nobody moved since
+    response = client.get(f"/g/{game.pk}/replay")
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    page = client.get(f"/g/{game.pk}/?since={game.move_count}").content.decode()
+    assert "data-catchup" not in page
