@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PORT ?= 8000
 # What `make run` watches for code changes (not .venv or node_modules).
 RELOAD_DIRS := accounts botplay bots community config enginekit games live lobby moderation \
-	notify siam tal tournaments agreements
+	notify siam tal tournaments agreements social learn
 export SITE_URL ?= http://127.0.0.1:$(PORT)
 
 .PHONY: run test demo lint format messages bench

@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "tournaments",
     "live",
     "agreements",
+    "social",
+    "learn",
 ]
 
 MIDDLEWARE = [

@@ -24,6 +24,8 @@ urlpatterns = [
     path("", include("botplay.urls")),
     path("", include("tournaments.urls")),
     path("", include("agreements.urls")),
+    path("", include("social.urls")),
+    path("", include("learn.urls")),
     path("", include("games.urls")),
     path("", include("live.urls")),
     # At the root, so that the push service worker's scope is the whole site.

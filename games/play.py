@@ -232,6 +232,9 @@ def join(game_id: int, user) -> Game:
             raise PlayError(_("You have already joined this game."))
         if game.is_full():
             raise PlayError(_("This game is full."))
+        refused = extend.refusal("join", game=game, user=user)
+        if refused:
+            raise PlayError(refused, 403)
         Seat.objects.create(game=game, user=user)
         signals.joined.send(sender=Game, game=game, user=user)
         game.version += 1
@@ -773,6 +776,9 @@ def take_seat(game_id: int, user) -> Game:
         open_seats = game.open_seats
         if not open_seats:
             raise PlayError(_("No seat of this game is waiting for a substitute."), 409)
+        refused = extend.refusal("join", game=game, user=user)
+        if refused:
+            raise PlayError(refused, 403)
         Seat.objects.create(game=game, user=user, number=open_seats[0])
         game.version += 1
         _after_change(game, replay.current_state(game, locked=True))

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from . import (
+    catchup,
     extend,
     fragments,
     lists,
@@ -299,6 +300,8 @@ def _board_context(
         **planned,
         "game": game,
         "page": page,
+        # "since your last turn", step by step (``?since=``)
+        "catchup": catchup.catchup(game, page.viewer, request.GET.get("since"), page.at, page.view),
         "view": page.view,
         "player_names": page.player_names,
         "board_template": kind.board_template,
@@ -319,9 +322,33 @@ def board(request, game):
     response = _board_response(request, game)
     if response.status_code == 200 and request.htmx:
         at = request.GET.get("at")
+        query = [f"at={int(at)}"] if at is not None else []
+        since_from = catchup.read_since(request.GET.get("since"), game)
+        if since_from is not None:  # a step of "since your last turn" stays one
+            query.insert(0, f"since={since_from}")
         url = game.get_absolute_url()
-        response["HX-Push-Url"] = f"{url}?at={int(at)}" if at is not None else url
+        response["HX-Push-Url"] = f"{url}?{'&'.join(query)}" if query else url
     return response
+
+
+@game_route
+def replay_since(request, game):
+    """ "Since your last turn", from a turn mail or the notice: the first step of the
+    others' moves since the viewer's last own move (or since ``?since``), on the board.
+    (A private game is hidden from a signed-out visitor, as its page is.)"""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    seat = game.seat_of(request.user)
+    if seat is None or not game.was_played:
+        return redirect(game)
+    since_from = catchup.read_since(request.GET.get("since"), game)
+    if since_from is None:
+        since_from = catchup.moves_before_turn(game, seat.number)
+    if since_from >= game.move_count:
+        return redirect(game)  # nothing happened since
+    first = catchup.steps_since(game, seat.number, since_from)[0]
+    query = f"since={since_from}" + (f"&at={first}" if first < game.move_count else "")
+    return redirect(f"{game.get_absolute_url()}?{query}")
 
 
 def _board_response(request, game, chat_kept=False, kept=None, plan=False):

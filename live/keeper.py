@@ -4,7 +4,8 @@
   removed, and every 30 s the places of open streams extended;
 - every minute, ``Seat.last_seen`` of each player who has their game open on a stream,
   in one statement (the 4-second poll wrote it before; the "your turn" mail waits while
-  a player looks at the game, ``notify.compose``);
+  a player looks at the game, ``notify.compose``), and their own ``last_seen`` (the
+  online dot beside their name) unless they hide it;
 - without Redis, every two seconds: the versions of the games watched here and the
   badges of the players watched here, compared with what their streams were told, so
   that changes made in another process (the Celery worker beside ``make run``, a
@@ -105,6 +106,9 @@ def write_presence() -> bool:
         chunk = pairs[start : start + 500]
         held = reduce(or_, (Q(game_id=game, user_id=user) for game, user in chunk))
         Seat.objects.filter(held).update(last_seen=now)
+    # The online dot beside their name too: a page open on a stream makes no requests.
+    watchers = {user for _game, user in pairs}
+    get_user_model().objects.filter(pk__in=watchers, show_online=True).update(last_seen=now)
     return True
 
 

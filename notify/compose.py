@@ -21,13 +21,14 @@ from agreements import flows as agreements
 from agreements.models import Request
 from community import rematch
 from community.models import Rematch
-from games import replay, text
+from games import catchup, replay, text
 from games.models import Game, Premove, Seat
 from lobby.models import Invitation
 from moderation.models import ChatMute
+from social.models import Block
 from tournaments import lookup
 
-from . import notices, pings, signin
+from . import notices, pings, practice, signin
 from .away import on_vacation_here
 from .emails import absolute, links, make_message
 from .models import Mute, Notification
@@ -35,7 +36,10 @@ from .outbox import Postpone, Skip, unclaimed
 
 Channel = Notification.Channel
 
-# Someone who had the game open this recently knows it is their turn.
+# Someone who had the game open this recently knows it is their turn: their turn mail
+# waits until this long after their last visit (the page's poll records one a minute),
+# unless they asked for mail at once (``User.notify_at_once``). The settings page and
+# the game page say so, with this number.
 SEEN_RECENTLY = datetime.timedelta(minutes=5)
 MAX_LOG_LINES = 40
 # A push or a webhook post is a glance: the last few things that happened.
@@ -154,7 +158,8 @@ def _current_turn(row: Notification, now: datetime.datetime, check_seen: bool = 
         raise Skip("not to move")
     if row.turn_since is not None and seat.to_move_since != row.turn_since:
         raise Skip("turn over")
-    if check_seen and seat.last_seen and seat.last_seen > now - SEEN_RECENTLY:
+    looking = seat.last_seen and seat.last_seen > now - SEEN_RECENTLY
+    if check_seen and looking and not row.user.notify_at_once:
         # Looking at the game right now: tell them only if they leave it unmoved.
         raise Postpone(seat.last_seen + SEEN_RECENTLY)
     return seat
@@ -167,11 +172,7 @@ def since_last_turn(game: Game, seat: int, move_count: int, viewer: Any = "seat"
     # view is the recipient's own, so entries after ``move_count`` may show too.
     state = replay.current_state(game)
     log = game.engine.view(state, seat if viewer == "seat" else viewer).get("log") or []
-    moves = game.moves.filter(undone=False)
-    own = moves.filter(seat=seat, number__lte=_number_of(moves, move_count))
-    last_number = own.order_by("-number").values_list("number", flat=True).first()
-    # Log entries carry the count of moves in force when they were written.
-    last_own = moves.filter(number__lte=last_number).count() if last_number else 0
+    last_own = catchup.moves_before_turn(game, seat, move_count)
     names = _names(game)
     lines = [text.render(e, names) for e in log if e.get("move", 0) > last_own]
     if len(lines) > MAX_LOG_LINES:
@@ -179,20 +180,21 @@ def since_last_turn(game: Game, seat: int, move_count: int, viewer: Any = "seat"
     return lines
 
 
-def _number_of(moves, count: int) -> int:
-    """The number of the ``count``-th move in force (numbers skip undone moves)."""
-    if count <= 0:
-        return 0
-    return moves.order_by("number").values_list("number", flat=True)[count - 1 : count].first() or 0
+def replay_url(game: Game, seat: int, move_count: int) -> str:
+    """The page that steps through the others' moves since ``seat``'s last own move."""
+    since = catchup.moves_before_turn(game, seat, move_count)
+    return absolute(f"{reverse('game_replay', args=[game.pk])}?since={since}")
 
 
 def _turn(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     _mail_wanted(row, "notify_turn", "turn e-mails off")
     _current_turn(row, now)
     game = row.game
+    since = since_last_turn(game, row.seat, row.move_count or 0)
     return {
         "game": game,
-        "since": since_last_turn(game, row.seat, row.move_count or 0),
+        "since": since,
+        "replay_url": replay_url(game, row.seat, row.move_count or 0) if since else "",
         "deadline": game.deadline,
     }
 
@@ -200,6 +202,8 @@ def _turn(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 def _reminder(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     _mail_wanted(row, "notify_reminder_hours", "reminders off")
     seat = _current_turn(row, now)
+    if practice.is_practice(row.game):
+        raise Skip("practice game")  # no nagging at leisure; the last warning still goes
     return {"game": row.game, "since": seat.to_move_since, "deadline": row.game.deadline}
 
 
@@ -314,6 +318,8 @@ def _invited(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     if ChatMute.objects.filter(user=row.user, muted=invitation.invited_by_id).exists():
         # Anyone can invite anyone: a player muted for their words is not heard by mail.
         raise Skip("inviter muted")
+    if Block.objects.filter(blocker=row.user, blocked=invitation.invited_by_id).exists():
+        raise Skip("inviter blocked")  # blocked after the invitation was sent
     players = [s.user.name for s in game.seats.select_related("user").order_by("joined_at")]
     return {
         "game": game,

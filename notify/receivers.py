@@ -11,7 +11,7 @@ from agreements.models import Request
 from games import signals
 from games.models import Game
 
-from . import outbox, pings, schedule
+from . import outbox, pings, practice, schedule
 from .away import on_vacation_here
 from .models import Notification
 
@@ -22,6 +22,8 @@ def _wants_mail(user) -> bool:
 
 @receiver(signals.turn_started)
 def turn_started(sender, game: Game, seats, move_count: int, **kwargs) -> None:
+    if practice.is_practice(game):
+        return  # the player is looking at it (notify.practice)
     known, channel = pings.endpoints_of_turn(game, [seat.user for seat in seats])
     for seat in seats:
         user = seat.user
@@ -47,12 +49,16 @@ def turn_started(sender, game: Game, seats, move_count: int, **kwargs) -> None:
 
 @receiver(signals.game_started)
 def game_started(sender, game: Game, **kwargs) -> None:
+    if practice.is_practice(game):
+        return  # its creator started it and looks at it (notify.practice)
     _to_all(game, Notification.Kind.GAME_STARTED, "started")
     pings.queue_game_channel(game, Notification.Kind.GAME_STARTED, f"started:{game.pk}")
 
 
 @receiver(signals.game_finished)
 def game_finished(sender, game: Game, **kwargs) -> None:
+    if practice.is_practice(game) and not practice.end_is_news(game):
+        return  # the player saw the end they played (notify.practice)
     _to_all(game, Notification.Kind.GAME_FINISHED, "finished")
     pings.queue_game_channel(game, Notification.Kind.GAME_FINISHED, f"finished:{game.pk}")
 

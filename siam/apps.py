@@ -8,6 +8,7 @@ class SiamConfig(AppConfig):
     def ready(self):
         from games import registry
 
+        from . import lessons, scores
         from .engine import ENGINE
 
         registry.register(
@@ -16,4 +17,7 @@ class SiamConfig(AppConfig):
             rules_url_name="siam_rules",
             stylesheet="siam/board.css",
             shows_result=True,
+            points=scores.points,
+            points_label=scores.POINTS_LABEL,
+            lesson=lessons.lesson,
         )

@@ -46,6 +46,12 @@ def name_marks(prepared, user_id: int, kind: str) -> str:
 
 
 @register.simple_tag
+def header_marks(seat) -> str:
+    """The marks beside one player's name in a game page's header (``add_header_mark``)."""
+    return format_html_join("", "{}", ((draw(seat),) for draw in extend.header_marks()))
+
+
+@register.simple_tag
 def winner_names(game: Game) -> str:
     """The winners of a finished game, from the seats read with it (the lists prefetch them)."""
     winners = set((game.result or {}).get("winners") or [])

@@ -303,3 +303,30 @@ document.addEventListener("htmx:afterSettle", function () {
   if (!same && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
   target.focus({ preventScroll: !!same });
 });
+
+// "Since your last turn" (games/_catchup.html): "Play all" follows the next step every
+// 1.5 seconds until the present, or until it is pressed again. The button is hidden
+// without script: the steps are links.
+var catchupPlaying = false;
+var catchupTimer = null;
+function catchupTick() {
+  clearTimeout(catchupTimer);
+  var bar = document.querySelector("[data-catchup]");
+  var button = bar && bar.querySelector("[data-catchup-play]");
+  var next = bar && bar.querySelector('a[rel="next"]');
+  if (!next) catchupPlaying = false;
+  if (button) {
+    button.hidden = false;
+    button.textContent = catchupPlaying ? button.dataset.pause : button.dataset.play;
+    button.setAttribute("aria-pressed", catchupPlaying ? "true" : "false");
+  }
+  if (catchupPlaying && next) catchupTimer = setTimeout(function () { next.click(); }, 1500);
+}
+document.addEventListener("click", function (event) {
+  var button = event.target.closest && event.target.closest("[data-catchup-play]");
+  if (!button) return;
+  catchupPlaying = !catchupPlaying;
+  catchupTick();
+});
+document.addEventListener("DOMContentLoaded", catchupTick);
+document.addEventListener("htmx:afterSettle", catchupTick);

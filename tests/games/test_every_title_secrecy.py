@@ -63,6 +63,8 @@ def test_a_page_is_drawn_from_its_viewers_own_view(client, title, monkeypatch):
     for route, _ in game_routes():
         base = url(route, game)
         paths += [base, f"{base}?v=0&c=0", f"{base}?at=1", f"{base}?at={game.move_count - 1}"]
+        # "since your last turn", step by step (games.catchup)
+        paths += [f"{base}?since=0&at=1", f"{base}?since=1&at={game.move_count - 1}"]
     seats = {s.number: s.user for s in game.seats.all()}
     for viewer in [*seats, None]:
         client.logout()
@@ -132,6 +134,7 @@ def test_a_queued_premove_shows_on_no_page_but_its_players(client, slug):
                     drawn[(getattr(viewer, "pk", None), path)] = (response.status_code, body)
             return drawn
 
+        pages()  # every viewer seen once: their online dots stand from here on
         before = pages()
         planning.queue(game.pk, planner, action, None)
         assert pages() == before

@@ -190,8 +190,11 @@ def test_a_players_open_stream_keeps_them_present(hub_mode, game, streams):
     seat.refresh_from_db()
     assert seat.last_seen is not None  # as the page's poll did
     Seat.objects.filter(pk=seat.pk).update(last_seen=None)
+    type(bert).objects.filter(pk=bert.pk).update(last_seen=None)
     keeper.run_once(refresh=False, presence_due=True, local_due=False)
     seat.refresh_from_db()
+    bert.refresh_from_db()
     assert seat.last_seen is not None
+    assert bert.last_seen is not None  # the online dot stays while the page is open
     stream.close()
     wait_for(lambda: not keeper._watching, 5, "the closed stream still counts as present")
