@@ -6,9 +6,10 @@ class SiamConfig(AppConfig):
     verbose_name = "King of Siam"
 
     def ready(self):
-        from games import registry
+        from games import jinja, registry
 
         from .engine import ENGINE
+        from .template_globals import GLOBALS
 
         registry.register(
             ENGINE,
@@ -17,3 +18,4 @@ class SiamConfig(AppConfig):
             stylesheet="siam/board.css",
             shows_result=True,
         )
+        jinja.add_globals(**GLOBALS)

@@ -6,9 +6,10 @@ class TalConfig(AppConfig):
     verbose_name = "Tal der Könige"
 
     def ready(self):
-        from games import registry
+        from games import jinja, registry
 
         from .engine import ENGINE
+        from .template_globals import GLOBALS
 
         registry.register(
             ENGINE,
@@ -17,3 +18,4 @@ class TalConfig(AppConfig):
             stylesheet="tal/board.css",
             shows_result=True,
         )
+        jinja.add_globals(**GLOBALS)

@@ -1,4 +1,6 @@
 from django import template
+from django.template.base import Template
+from django.template.loader import get_template
 from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
@@ -25,6 +27,16 @@ def parts(context, place: str) -> str:
         with context.push(**extra):
             drawn.append(drawing.render(context))
     return mark_safe("".join(drawn))
+
+
+@register.simple_tag(takes_context=True)
+def board(context, name: str) -> str:
+    """A title's board template drawn with the page's context: a Django template as
+    ``{% include %}`` draws it, a Jinja2 one (``games.jinja``) with the context's values."""
+    found = get_template(name)  # of any template engine
+    if isinstance(found.template, Template):
+        return mark_safe(found.template.render(context))
+    return mark_safe(found.render(context.flatten()))
 
 
 @register.simple_tag
