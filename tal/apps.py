@@ -8,14 +8,16 @@ class TalConfig(AppConfig):
     def ready(self):
         from games import jinja, registry
 
-        from .engine import ENGINE
+        from .engine import ENGINE, ENGINE_V1
         from .template_globals import GLOBALS
 
-        registry.register(
-            ENGINE,
-            board_template="tal/board.html",
-            rules_url_name="tal_rules",
-            stylesheet="tal/board.css",
-            shows_result=True,
-        )
+        # The games started before ruling 19 go on (and replay) by rules version 1.
+        for engine in (ENGINE_V1, ENGINE):
+            registry.register(
+                engine,
+                board_template="tal/board.html",
+                rules_url_name="tal_rules",
+                stylesheet="tal/board.css",
+                shows_result=True,
+            )
         jinja.add_globals(**GLOBALS)
