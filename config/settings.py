@@ -99,7 +99,13 @@ TEMPLATES = [
                 "games.context_processors.contact",
             ],
         },
-    }
+    },
+    # The titles' board templates (<app>/jinja2/): drawn anew on every move (games.jinja).
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "games.jinja.environment"},
+    },
 ]
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}

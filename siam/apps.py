@@ -6,10 +6,11 @@ class SiamConfig(AppConfig):
     verbose_name = "King of Siam"
 
     def ready(self):
-        from games import registry
+        from games import jinja, registry
 
         from . import lessons, scores
         from .engine import ENGINE
+        from .template_globals import GLOBALS
 
         registry.register(
             ENGINE,
@@ -21,3 +22,4 @@ class SiamConfig(AppConfig):
             points_label=scores.POINTS_LABEL,
             lesson=lessons.lesson,
         )
+        jinja.add_globals(**GLOBALS)

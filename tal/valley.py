@@ -138,11 +138,20 @@ def _defs(d: dict[str, Any], w: Any) -> None:
         for ch, x, y in letters["letters"]:
             w(f'<text x="{_e(x)}" y="{_e(y)}">{_e(ch)}</text>')
         w("</g>")
+    # Each number twice: small in the field's corner, and large in its middle (.valley-n:
+    # a selector of its own, matched in the <use>'s copy as no descendant selector is) for
+    # the whole valley on a phone (board.css). What a <use> shows is switched by what it
+    # passes on: its font-size (the large number has none of its own: 0 hides it) and
+    # its visibility (hidden there for the small number; the field and the large number
+    # keep their own).
+    half = d["field"] // 2
+    big = f'<text class="valley-n" x="{_e(half)}" y="{_e(half + d["whole_drop"])}">'
     for n in d["step_numbers"]:
         w(
-            f'<g id="n{_e(n)}" class="tgt-field"><use href="#tf"/><text x="{_e(d["field"] - 3)}" '
-            'y="13" font-size="13" font-weight="bold" fill="#0b57d0" text-anchor="end" '
-            f'stroke="#fff" stroke-width="3" paint-order="stroke">{_e(n)}</text></g>'
+            f'<g id="n{_e(n)}" class="tgt-field"><use href="#tf" visibility="visible"/>'
+            f'<text x="{_e(d["field"] - 3)}" y="13" font-size="13" font-weight="bold" '
+            'fill="#0b57d0" text-anchor="end" stroke="#fff" stroke-width="3" '
+            f'paint-order="stroke">{_e(n)}</text>{big}{_e(n)}</text></g>'
         )
     # A target over a figure: its number in a badge on the field's top edge, off the
     # figure, which stays readable under the target; the badge keeps (nearly) within
@@ -150,7 +159,8 @@ def _defs(d: dict[str, Any], w: Any) -> None:
     bx = _e(d["field"] - 5)
     for n in d["over_numbers"]:
         w(
-            f'<g id="o{_e(n)}"><use href="#tf" fill="#cfdcf3" fill-opacity="0.15"/>'
+            f'<g id="o{_e(n)}"><use href="#tf" fill="#cfdcf3" fill-opacity="0.15" '
+            f'visibility="visible"/>{big}{_e(n)}</text>'
             f'<circle cx="{bx}" cy="-2" r="8" fill="#fff" stroke-width="2" '
             f'stroke-dasharray="none"/><text x="{bx}" y="2.5" font-size="12" font-weight="bold" '
             f'fill="#0b57d0" stroke="none" text-anchor="middle">{_e(n)}</text></g>'
@@ -348,8 +358,10 @@ def _target(t: dict[str, Any], d: dict[str, Any], act_url: str, w: Any) -> None:
     if t["size"] > d["field"]:
         w(
             f'<rect x="{x}" y="{y}" width="{size}" height="{_e(t["height"])}" rx="5"/>'
-            f'<text x="{_e(t["tx"])}" y="{_e(t["ty"])}">{left}</text>'
+            f'<text class="tn" x="{_e(t["tx"])}" y="{_e(t["ty"])}">{left}</text>'
         )
+        # the number as the whole valley on a phone shows it (board.css)
+        w(f'<text class="wn" x="{_e(t["wx"])}" y="{_e(t["wy"])}">{left}</text>')
     elif t["over"]:
         w(f'<use href="#o{left}" x="{x}" y="{y}"/>')
     else:

@@ -1,12 +1,13 @@
 from django import template
-from django.urls import reverse
+from django.template.base import Template
+from django.template.loader import get_template
 from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 
-from games import extend, fragments, text
+from games import extend, fragments, jinja, text
 from games.actions import compact_json
 from games.models import Game
 
@@ -26,6 +27,16 @@ def parts(context, place: str) -> str:
         with context.push(**extra):
             drawn.append(drawing.render(context))
     return mark_safe("".join(drawn))
+
+
+@register.simple_tag(takes_context=True)
+def board(context, name: str) -> str:
+    """A title's board template drawn with the page's context: a Django template as
+    ``{% include %}`` draws it, a Jinja2 one (``games.jinja``) with the context's values."""
+    found = get_template(name)  # of any template engine
+    if isinstance(found.template, Template):
+        return mark_safe(found.template.render(context))
+    return mark_safe(found.render(context.flatten()))
 
 
 @register.simple_tag
@@ -85,21 +96,11 @@ def message(context, msg):
     return text.render_for(msg, context.get("player_names", {}), viewer)
 
 
-# The routes a board's controls post to ("act") and its choices are drawn by ("board"):
-# the game's, or on the planning board the queue's (games.premoves).
-_BOARD_ROUTES = {
-    ("act", False): "game_act",
-    ("board", False): "game_board",
-    ("act", True): "game_premove",
-    ("board", True): "game_plan",
-}
-
-
 @register.simple_tag(takes_context=True)
 def board_url(context, which: str) -> str:
     """``{% board_url "act" as act_url %}``: where a board's clicks go. A board template
     names no route itself, so the same drawing serves the planning board."""
-    return reverse(_BOARD_ROUTES[(which, bool(context.get("planning")))], args=[context["game"].id])
+    return jinja.board_address(which, context["game"].id, context.get("planning"))
 
 
 @register.filter

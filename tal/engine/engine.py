@@ -202,7 +202,10 @@ def _maybe_claim(state: TalState, seat: int, node: str, index: int) -> None:
 # --------------------------------------------------------------------------- legal actions
 
 
-def _move_actions(state: TalState, seat: int, kind: str) -> list[dict[str, Any]]:
+def _move_actions(
+    state: TalState, seat: int, kind: str, nodes: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    """``nodes``: where a figure may end (``TalEngine.landing``)."""
     figures = state.overseers[seat] if kind == "overseer" else state.workers[seat]
     left = B.STEPS - state.steps_used
     occupied = _figures_at(state)
@@ -211,7 +214,7 @@ def _move_actions(state: TalState, seat: int, kind: str) -> list[dict[str, Any]]
         if i in state.moved:
             continue
         dist = B.DIST[pos]
-        for node in B.NODES:
+        for node in nodes:
             if node == pos or dist[node] > left or node in occupied:
                 continue
             if state.round == 1:
@@ -223,14 +226,15 @@ def _move_actions(state: TalState, seat: int, kind: str) -> list[dict[str, Any]]
     return out
 
 
-def _plan_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
+def _plan_actions(state: TalState, seat: int, nodes: tuple[str, ...]) -> list[dict[str, Any]]:
+    """``nodes``: where an overseer may be planned to (``TalEngine.landing``)."""
     out: list[dict[str, Any]] = []
     pos = state.overseers[seat]
     plan = state.plans[seat]
     for i in range(B.OVERSEERS):
         budget = B.plan_budget(pos, plan, i)
         dist = B.DIST[pos[i]]
-        for node in B.NODES:
+        for node in nodes:
             if node != plan[i] and dist[node] <= budget:
                 out.append({"type": "plan", "index": i, "to": node})
     # Every overseer must be planned, staying put included, so the number of
@@ -322,8 +326,9 @@ def _build_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
     ]
 
 
-def _is_legal(state: TalState, seat: int, a: dict[str, Any]) -> bool:
-    """``a in legal_actions(state, seat)`` without building the list.
+def _is_legal(state: TalState, seat: int, a: dict[str, Any], landing: frozenset[str]) -> bool:
+    """``a in legal_actions(state, seat)`` without building the list (``landing``: where
+    a figure may end a move or a plan, ``TalEngine.landing``).
 
     The caller (``_check``) has made sure that ``seat`` is active, that ``a`` has exactly
     the keys of its type, that the type belongs to the phase and that every value is an
@@ -344,7 +349,7 @@ def _is_legal(state: TalState, seat: int, a: dict[str, Any]) -> bool:
         return laid + rings <= B.MAX_RINGS_PER_GROUP
     if t == "move":
         kind, i, node = a["figure"], a["index"], a["to"]
-        if kind != state.phase or not isinstance(node, str) or node not in B.NODE_SET:
+        if kind != state.phase or not isinstance(node, str) or node not in landing:
             return False
         figures = state.overseers[seat] if kind == "overseer" else state.workers[seat]
         if not isinstance(i, int) or not 0 <= i < len(figures) or i in state.moved:
@@ -363,7 +368,7 @@ def _is_legal(state: TalState, seat: int, a: dict[str, Any]) -> bool:
         i, node = a["index"], a["to"]
         if not isinstance(i, int) or not 0 <= i < B.OVERSEERS:
             return False
-        if not isinstance(node, str) or node not in B.NODE_SET:
+        if not isinstance(node, str) or node not in landing:
             return False
         pos = state.overseers[seat]
         plan = state.plans[seat]
@@ -652,11 +657,25 @@ END_REASONS: dict[str, str] = {
 
 
 class TalEngine:
+    """``rules_version`` 2 (the current rules) keeps figures off the fields of sites out
+    of play (ruling 19); 1 lets them stand there, as games started before it go on to."""
+
     slug = "tal"
     name = "Tal der Könige"
-    rules_version = 1
     min_players = 2
     max_players = 4
+
+    def __init__(self, rules_version: int = 2) -> None:
+        if rules_version not in (1, 2):
+            raise ValueError(f"no Tal der Könige rules version {rules_version}")
+        self.rules_version = rules_version
+
+    def landing(self, state: TalState) -> tuple[str, ...]:
+        """The nodes a figure may end a move or a plan on, in ``B.NODES`` order."""
+        return B.NODES if self.rules_version == 1 else B.LANDING_NODES[state.players]
+
+    def _landing_set(self, state: TalState) -> frozenset[str]:
+        return B.NODE_SET if self.rules_version == 1 else B.LANDING_SETS[state.players]
 
     # options ------------------------------------------------------------------
     def options_schema(self) -> list[OptionSpec]:
@@ -752,9 +771,9 @@ class TalEngine:
         if phase == "bid":
             return _bid_actions(state, seat)
         if phase in ("overseer", "worker"):
-            return _move_actions(state, seat, phase)
+            return _move_actions(state, seat, phase, self.landing(state))
         if phase == "plan":
-            return _plan_actions(state, seat)
+            return _plan_actions(state, seat, self.landing(state))
         if phase == "steal":
             return _steal_actions(state, seat) + [{"type": "end_steal"}]
         if phase == "takeover":
@@ -793,7 +812,7 @@ class TalEngine:
             raise IllegalAction(N_("It is not your turn."))
         if action["type"] not in PHASE_TYPES[state.phase]:
             raise IllegalAction(N_("You cannot do that now."))
-        if _is_legal(state, seat, action):
+        if _is_legal(state, seat, action, self._landing_set(state)):
             return
         raise self._diagnose(state, seat, action)
 
@@ -814,6 +833,11 @@ class TalEngine:
             node = a["to"]
             if node not in B.NODE_SET:
                 return IllegalAction(N_("There is no field or area {node}."), node=str(node))
+            if node not in self._landing_set(state):
+                return IllegalAction(
+                    N_("Site {site} is out of play: no figure stands on its fields."),
+                    site=B.FIELD_SITE[node],
+                )
             if not isinstance(a["index"], int) or not 0 <= a["index"] < (
                 B.WORKERS if a.get("figure") == "worker" else B.OVERSEERS
             ):
@@ -1042,3 +1066,4 @@ class TalEngine:
 
 
 ENGINE = TalEngine()
+ENGINE_V1 = TalEngine(rules_version=1)  # the games started before ruling 19

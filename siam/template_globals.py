@@ -1,13 +1,18 @@
-from django import template
+"""What the board template (``siam/jinja2/siam/board.html``) calls, registered with
+``games.jinja.add_globals`` in ``SiamConfig.ready``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jinja2
 
 from siam import board
 
-register = template.Library()
 
-
-@register.simple_tag(takes_context=True)
-def siam_board(context):
-    """The board prepared from the page's view: ``{% siam_board as b %}``."""
+@jinja2.pass_context
+def siam_board(context: Any) -> dict[str, Any]:
+    """The board prepared from the page's view: ``{% set b = siam_board() %}``."""
     page = context.get("page")
     since = getattr(page, "since", None)
     view = context["view"]
@@ -28,3 +33,6 @@ def siam_board(context):
         before=since.before if since else None,
         before_last=getattr(page, "before_last", None),
     )
+
+
+GLOBALS = {"siam_board": siam_board}
