@@ -257,7 +257,8 @@ def test_when_the_turn_mail_comes_is_said_where_it_is_set(login, live_server, ar
     assert not box.is_checked()
     assert page.locator("#id_quiet_from").input_value() == ""  # no quiet hours chosen
     box.check()
-    page.get_by_role("button", name="Save").click()
+    # (the settings' own form: the chat handles below have a Save of their own)
+    page.locator("form.stacked").get_by_role("button", name="Save").click()
     page.goto(f"{live_server.url}{game.get_absolute_url()}")
     assert "goes at once" in page.locator(".mail-timing").inner_text()
     speaking(ada, "de")

@@ -164,8 +164,12 @@ def test_on_a_phone_the_overseer_picker_comes_before_the_valley(login, live_serv
 
 def test_on_a_phone_the_numbers_of_the_whole_valley_can_be_read(login, live_server):
     game, page = planner_page(login, live_server)
-    page.locator("#board-area .tal-picker a.pick").first.click()  # targets of overseer 1
+    # Targets of overseer 1; the board they come on must be in before the zoom is read
+    # (the targets of another figure are drawn while it is on its way).
+    with page.expect_response(lambda r: "fig=" in r.url):
+        page.locator("#board-area .tal-picker a.pick").first.click()
     page.wait_for_selector("svg.valley a.tgt")
+    page.wait_for_timeout(300)  # settled: htmx swaps after its settle delay
     zoom = page.locator("[data-board-zoom]")
     if zoom.get_attribute("aria-pressed") != "true":
         zoom.click()  # the whole valley (as it opens on a phone)
