@@ -7,6 +7,7 @@ from django.utils.translation import ngettext
 
 from games import vacation
 from notify import outbox
+from notify.compose import SEEN_RECENTLY
 
 from . import time_zones
 from .models import User
@@ -72,6 +73,15 @@ class SettingsForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["time_zone"] = time_zone_field(self.instance.time_zone, guess=False)
+        # When the turn mail comes, said where it is set (the game page says it too).
+        minutes = int(SEEN_RECENTLY.total_seconds() // 60)
+        self.fields["notify_turn"].help_text = ngettext(
+            "Not while you have the game open: the e-mail goes about %(n)d minute after "
+            "you leave the game's page.",
+            "Not while you have the game open: the e-mail goes about %(n)d minutes after "
+            "you leave the game's page.",
+            minutes,
+        ) % {"n": minutes}
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"].strip()

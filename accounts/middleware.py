@@ -2,9 +2,12 @@ import zoneinfo
 
 from django.utils import timezone, translation
 
+from . import presence
+
 
 class UserPreferencesMiddleware:
-    """Activate the signed-in user's chosen language and time zone.
+    """Activate the signed-in user's chosen language and time zone, and record that
+    they are here (``accounts.presence``, at most once a minute).
 
     Runs after LocaleMiddleware, so an explicit profile choice beats the
     browser's Accept-Language, which still applies when the user chose none.
@@ -23,6 +26,7 @@ class UserPreferencesMiddleware:
                 timezone.activate(zoneinfo.ZoneInfo(user.time_zone))
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):
                 timezone.deactivate()
+            presence.record(user)
         response = self.get_response(request)
         timezone.deactivate()
         return response

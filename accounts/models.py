@@ -1,4 +1,3 @@
-import datetime
 import zoneinfo
 
 from django.conf import settings
@@ -27,13 +26,17 @@ class User(AbstractUser):
         "language",
         "time_zone",
         "notify_turn",
+        "notify_at_once",
         "notify_reminder_hours",
         "notify_last_warning",
         "notify_game_end",
+        "notify_mention",
         "digest_hour",
         "quiet_from",
         "quiet_until",
         "vacation_until",
+        "signin_links",
+        "show_online",
     )
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
@@ -51,6 +54,11 @@ class User(AbstractUser):
         choices=[(tz, tz) for tz in TIME_ZONES],
     )
     notify_turn = models.BooleanField(_("e-mail me when it is my turn"), default=True)
+    # Off: no turn e-mail while the player has the game open (notify.compose.SEEN_RECENTLY);
+    # it goes a few minutes after they leave its page. On: at once, even while they look.
+    notify_at_once = models.BooleanField(
+        _("e-mail me at once, even while I have the game open"), default=False
+    )
     notify_reminder_hours = models.PositiveSmallIntegerField(
         _("remind me if I have not moved"), choices=REMINDER_CHOICES, default=24
     )
@@ -71,18 +79,16 @@ class User(AbstractUser):
         blank=True,
         help_text=_("Collects your turn e-mails into one a day, at this hour of your time zone."),
     )
-    # Both empty (or equal): no quiet hours.
-    quiet_from = models.TimeField(
-        _("no e-mail from"), default=datetime.time(22, 0), null=True, blank=True
-    )
+    # Both empty (or equal): no quiet hours. Empty for a new player: e-mail at any hour
+    # until they choose hours themselves (the help text says so).
+    quiet_from = models.TimeField(_("no e-mail from"), null=True, blank=True)
     quiet_until = models.TimeField(
         _("no e-mail until"),
-        default=datetime.time(7, 0),
         null=True,
         blank=True,
         help_text=_(
             "E-mail that falls in these hours waits until they end (your time zone). "
-            "Leave both empty to get e-mail at any hour."
+            "Both empty, as for a new account: e-mail at any hour."
         ),
     )
     vacation_until = models.DateField(
@@ -91,6 +97,33 @@ class User(AbstractUser):
         blank=True,
         help_text=_("No turn e-mails are sent while you are on vacation."),
     )
+
+    notify_mention = models.BooleanField(
+        _("e-mail me when someone mentions me (@name) in a game's chat"), default=True
+    )
+    # notify.signin: one-click links in turn mails and pushes (off unless allowed).
+    signin_links = models.BooleanField(
+        _("links in my turn e-mails and pushes sign me in"),
+        default=False,
+        help_text=_(
+            "Each link opens its game signed in, once, for 7 days, and stops working "
+            "when you change your password. Anyone who can read your e-mail can use it."
+        ),
+    )
+    # Others see a dot beside the player's name while they use the site
+    # (``accounts.presence``); off, their visits are not even recorded.
+    show_online = models.BooleanField(
+        _("show others when I am online"),
+        default=True,
+        help_text=_(
+            "A green dot beside your name in games, lists and on your profile while you "
+            "have used the site in the last few minutes."
+        ),
+    )
+    # When the player last asked for a page (at most once a minute: accounts.presence).
+    # Not shown as a time and never in a page's key (games.pagecache.UNSHOWN): pages
+    # key the dot it decides, whether they were seen in the last few minutes.
+    last_seen = models.DateTimeField(null=True, blank=True, editable=False)
 
     # A computer player (``botplay``): plays through the same rules, is never
     # rated against people, and is shown as "computer" wherever it is listed.
@@ -111,6 +144,13 @@ class User(AbstractUser):
 
             return display_name(self)
         return self.display_name or self.username
+
+    @property
+    def is_online(self) -> bool:
+        """Seen on the site in the last few minutes, and willing to be shown so."""
+        from .presence import is_online  # the rule lives beside its recording
+
+        return is_online(self)
 
     def on_vacation(self) -> bool:
         return bool(self.vacation_until and self.vacation_until >= timezone.localdate())

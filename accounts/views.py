@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from games import ical, lists, vacation
+from notify import settings_page
 
 from .forms import SettingsForm
 from .models import User
@@ -29,6 +30,7 @@ def settings_view(request):
         "vacation_days_left": vacation.days_left(request.user),
         "vacation_days_per_year": vacation.allowance(),
         "calendar_url": ical.feed_url(request.user),
+        **settings_page.context(request.user),
     }
     return render(request, "accounts/settings.html", context)
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import extend
 from games.models import Game, Seat
 
-from . import rematch
+from . import ratings, rematch
 from .models import CancelVote, PlayerStats, Rematch, RematchAnswer
 
 
@@ -140,3 +140,14 @@ def register() -> None:
     extend.add_part("game-panel", "community/_game_panel.html", _panel)
     extend.add_part("my-games", "community/_pending_rematches.html", _pending_rematches, order=20)
     extend.add_name_mark(_stats_for, _record_badge)
+    extend.set_ratings(_ratings)
+
+
+def _ratings(kind: str, user_ids: list[int]) -> dict[int, int]:
+    """The players' ratings in ``kind`` (``games.extend.ratings``); a player who has
+    none yet has a newcomer's."""
+    found = dict(
+        PlayerStats.objects.filter(kind=kind, user_id__in=user_ids).values_list("user_id", "rating")
+    )
+    newcomer = ratings.shown_rating(ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)
+    return {uid: found.get(uid, newcomer) for uid in user_ids}

@@ -27,6 +27,10 @@ class PlayerStats(models.Model):
     ended = models.PositiveIntegerField(default=0)  # every started game that ended, aborts too
     timeouts = models.PositiveIntegerField(default=0)
     median_move_seconds = models.PositiveIntegerField(null=True, blank=True)
+    # The title's own score (registry: GameKind.points) summed over the games that
+    # have one, and how many those are: the profile's average.
+    points_total = models.IntegerField(default=0)
+    points_games = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -35,6 +39,12 @@ class PlayerStats(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.kind}: {self.rating}"
+
+    @property
+    def average_points(self) -> float | None:
+        if not self.points_games:
+            return None
+        return self.points_total / self.points_games
 
     @property
     def on_time_percent(self) -> int | None:
@@ -67,6 +77,9 @@ class SeatRecord(models.Model):
     timed_out = models.BooleanField()
     # Seconds this seat took for each of its turns, for the median time to move.
     move_seconds = models.JSONField(default=list)
+    # What the seat scored by the title's count (GameKind.points); None where the
+    # game ended without that count, or the player did not play it to the end.
+    points = models.IntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -77,6 +90,30 @@ class SeatRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.game_id}"
+
+
+class Opponent(models.Model):
+    """How often ``user`` met ``opponent`` (another person) in ended games of ``kind``,
+    and how often ``user`` won: kept up as games end, so that a profile reads a player's
+    favourite opponents in rows per opponent, however many games they played."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=20)
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    games = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind", "opponent"], name="one_opponent_row")
+        ]
+        # The profile: a player's most frequent opponents per title.
+        indexes = [models.Index(fields=["user", "kind", "-games"], name="opponent_most_met")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} met {self.opponent_id} {self.games}x in {self.kind}"
 
 
 class RatingChange(models.Model):

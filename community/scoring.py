@@ -12,12 +12,13 @@ import statistics
 from collections import defaultdict
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from games.models import Game
 
 from . import ratings
-from .models import PlayerStats, RatingChange, ScoredGame, SeatRecord
+from .models import Opponent, PlayerStats, RatingChange, ScoredGame, SeatRecord
 
 # The median time to move looks at this many of a player's latest games per title.
 MEDIAN_GAMES = 50
@@ -46,6 +47,7 @@ def score(game: Game) -> bool:
     winners = set(result.get("winners") or [])
     late = set((result.get("details") or {}).get("timed_out") or [])
     times = move_seconds(game, sorted(late), game.finished_at)
+    points = seat_points(game)
     # A computer still standing in for a player who ran out of time: the game ended
     # for that player too, on time lost, whatever the computer made of the seat (whose
     # moves since are the computer's: none of them is the player's time).
@@ -60,10 +62,12 @@ def score(game: Game) -> bool:
                 won=rated and seat.number in winners,
                 timed_out=seat.number in late,
                 seconds=_seconds_since(times.get(seat.number, []), seat.joined_at),
+                points=points[seat.number] if points and seat.number < len(points) else None,
             )
             for seat in seats
         ]
         + [
+            # The computer played the seat to its end: its score is not the player's.
             _record(game, seat.stood_in_for_id, seat.number, rated, False, True, [])
             for seat in stood_in
         ],
@@ -76,7 +80,46 @@ def score(game: Game) -> bool:
         _rate(game, seats, result, stats)
     for user_id, row in stats.items():
         _refresh_record(row, user_id, game.kind)
+    _count_meetings(game, seats, winners if game.status == Game.Status.FINISHED else set())
     return True
+
+
+def seat_points(game: Game) -> list[int] | None:
+    """Each seat's score by the title's own count (``GameKind.points``), or None."""
+    count = game.kind_info.points
+    if count is None or game.status != Game.Status.FINISHED or not game.result:
+        return None
+    try:
+        found = count(game.result)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return None  # a result of an older shape: no score rather than a failed end
+    return [int(p) for p in found] if found else None
+
+
+def _count_meetings(game: Game, seats, winners: set[int]) -> None:
+    """Each person who played the game to its end met each other person who did, unless
+    they played on one team; the winner of the two is noted (``Opponent``)."""
+    people = [seat for seat in seats if not seat.user.is_bot and seat.stood_in_for_id is None]
+    teammates = getattr(game.engine, "teammates", None)
+
+    def partners(a, b) -> bool:
+        return teammates is not None and b.number in teammates(game.players, a.number)
+
+    pairs = [(a, b) for a in people for b in people if a.pk != b.pk and not partners(a, b)]
+    if not pairs:
+        return
+    Opponent.objects.bulk_create(
+        [Opponent(user_id=a.user_id, kind=game.kind, opponent_id=b.user_id) for a, b in pairs],
+        ignore_conflicts=True,
+    )
+    met = Q()
+    for a, b in pairs:
+        met |= Q(user_id=a.user_id, opponent_id=b.user_id)
+    rows = Opponent.objects.filter(met, kind=game.kind)
+    rows.update(games=F("games") + 1)
+    won = [seat.user_id for seat in people if seat.number in winners]
+    if won:
+        rows.filter(user_id__in=won).update(won=F("won") + 1)
 
 
 def record_departure(game: Game, number: int, user, joined_at) -> None:
@@ -91,7 +134,14 @@ def record_departure(game: Game, number: int, user, joined_at) -> None:
 
 
 def _record(
-    game: Game, user_id: int, number: int, counted: bool, won: bool, timed_out: bool, seconds
+    game: Game,
+    user_id: int,
+    number: int,
+    counted: bool,
+    won: bool,
+    timed_out: bool,
+    seconds,
+    points: int | None = None,
 ) -> SeatRecord:
     return SeatRecord(
         game=game,
@@ -102,6 +152,7 @@ def _record(
         won=won,
         timed_out=timed_out,
         move_seconds=seconds,
+        points=points,
     )
 
 
@@ -152,8 +203,21 @@ def _refresh_record(row: PlayerStats, user_id: int, kind: str) -> None:
     recent = records.order_by("-created_at", "-pk").values_list("move_seconds", flat=True)
     seconds = [s for game_seconds in recent[:MEDIAN_GAMES] for s in game_seconds]
     row.median_move_seconds = round(statistics.median(seconds)) if seconds else None
+    scored = records.aggregate(
+        total=Sum("points"), games=Count("points", filter=Q(points__isnull=False))
+    )
+    row.points_total, row.points_games = scored["total"] or 0, scored["games"]
     row.save(
-        update_fields=["ended", "played", "won", "timeouts", "median_move_seconds", "updated_at"]
+        update_fields=[
+            "ended",
+            "played",
+            "won",
+            "timeouts",
+            "median_move_seconds",
+            "points_total",
+            "points_games",
+            "updated_at",
+        ]
     )
 
 

@@ -1,6 +1,7 @@
 import re
 
 from django.http import HttpResponseBadRequest
+from django.middleware.gzip import GZipMiddleware
 
 
 class RejectUnstorableInput:
@@ -47,3 +48,13 @@ class CompactHTML:
             if response.has_header("Content-Length"):
                 response["Content-Length"] = str(len(response.content))
         return response
+
+
+class GZip(GZipMiddleware):
+    """Django's gzip, except for live streams (text/event-stream): each event must
+    reach the page when it is sent, and Django would compress each one on its own."""
+
+    def process_response(self, request, response):
+        if response.get("Content-Type", "").startswith("text/event-stream"):
+            return response
+        return super().process_response(request, response)

@@ -48,6 +48,11 @@ INSTALLED_APPS = [
     "community",
     "botplay",
     "lobby",
+    "tournaments",
+    "live",
+    "agreements",
+    "social",
+    "learn",
 ]
 
 MIDDLEWARE = [
@@ -58,7 +63,7 @@ MIDDLEWARE = [
     # Below whitenoise, which serves static files compressed ahead of time and
     # answers before reaching it; above CompactHTML, which must see the page
     # before it is compressed. Since Django 4.2 it pads against BREACH.
-    "django.middleware.gzip.GZipMiddleware",
+    "config.middleware.GZip",
     "config.middleware.CompactHTML",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -74,6 +79,10 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+# ASGI (config.asgi): the threads of each app process that run Django's synchronous
+# code (middleware, views, the ORM), each keeping its database connection.
+ASGI_THREADS = env.int("ASGI_THREADS", default=8)
 
 TEMPLATES = [
     {
@@ -90,7 +99,13 @@ TEMPLATES = [
                 "games.context_processors.contact",
             ],
         },
-    }
+    },
+    # The titles' board templates (<app>/jinja2/): drawn anew on every move (games.jinja).
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "games.jinja.environment"},
+    },
 ]
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
@@ -186,6 +201,9 @@ CELERY_BEAT_SCHEDULE = {
     "notify-reminders": {"task": "notify.tasks.remind", "schedule": 300.0},
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5 * 60},
     "prune-receipts": {"task": "games.tasks.prune_receipts", "schedule": 60 * 60},
+    # Starts tournaments whose sign-up is over and rounds whose games have all ended.
+    "tournaments-advance": {"task": "tournaments.tasks.advance_all", "schedule": 60.0},
+    "ladders-pair": {"task": "tournaments.tasks.pair_ladders", "schedule": 5 * 60},
 }
 
 # Sessions live in the database: a Redis outage must not sign everyone out.
@@ -243,6 +261,8 @@ CONTENT_SECURITY_POLICY = {
         "style-src-attr": [UNSAFE_INLINE],
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
+        # The service worker of pushes (/sw.js, notify.views.service_worker).
+        "worker-src": [SELF],
         "font-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
@@ -304,3 +324,36 @@ VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
 REMATCH_DAYS = env.int("REMATCH_DAYS", default=14)
 # Reports one player may file in 24 hours.
 REPORTS_PER_DAY = env.int("REPORTS_PER_DAY", default=10)
+# Tournaments a player (not a moderator) may have created that are not over yet.
+TOURNAMENTS_PER_PLAYER = env.int("TOURNAMENTS_PER_PLAYER", default=2)
+TOURNAMENT_MAX_ENTRANTS = 128
+
+# Live updates (live/): server-sent events tell open pages of each change. Streams per
+# player (anonymous viewers: per client address), across all app servers; over it a page
+# polls as before. Redis carries the changes between app servers (without it, one process).
+LIVE_STREAMS_PER_USER = env.int("LIVE_STREAMS_PER_USER", default=4)
+LIVE_REDIS_URL = env.str("LIVE_REDIS_URL", default=REDIS_URL)
+LIVE_HEARTBEAT_SECONDS = 25
+# Then the browser reconnects (and is let in anew: a game made private, a ban).
+LIVE_STREAM_SECONDS = env.int("LIVE_STREAM_SECONDS", default=3600)
+# The per-process thread of live.keeper (presence, stream counts; changes from other
+# processes without Redis). The tests switch it off and run its rounds themselves.
+LIVE_KEEPER = env.bool("LIVE_KEEPER", default=True)
+
+# Pushes and webhooks (notify.push, notify.webhooks; README "Pushes and webhooks").
+# The VAPID key pair that signs pushes: `manage.py vapid_keys` makes one. Without it
+# the site offers no push.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default=f"mailto:{CONTACT_EMAIL or 'admin@localhost'}")
+# Seconds to connect, and to wait for each read, when posting to a push service or a webhook.
+PING_TIMEOUT = env.float("PING_TIMEOUT", default=5.0)
+# A push or webhook claim older than this (seconds) belongs to a worker that died.
+PING_CLAIM_TIMEOUT = env.int("PING_CLAIM_TIMEOUT", default=120)
+# Private networks pushes and webhooks may still reach (e.g. 127.0.0.0/8 for tests, or
+# an intranet's chat server); by default only addresses on the public internet.
+PING_ALLOWED_NETWORKS = env.list("PING_ALLOWED_NETWORKS", default=[])
+# A webhook that fails this many times in a row is switched off (its owner is told).
+WEBHOOK_MAX_FAILURES = env.int("WEBHOOK_MAX_FAILURES", default=20)
+# How long a one-click sign-in link in a mail or push works (it works once).
+SIGNIN_LINK_DAYS = env.int("SIGNIN_LINK_DAYS", default=7)

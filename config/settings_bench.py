@@ -18,6 +18,21 @@ from typing import Any
 from .settings import *  # noqa: F403
 
 ROOT_URLCONF = "config.settings_bench"
+
+# bench/live.py: when each change was committed (games.signals.changed, sent right after
+# the commit), one line per change: "game version chat_count unix-time". It compares
+# these with the times its streams received the events. (games.signals imports nothing
+# of the site, so it may be imported with the settings.)
+if os.environ.get("BENCH_COMMIT_LOG"):
+    import time as _time
+
+    from games import signals as _signals
+
+    def _log_commit(sender, game_id, version, chat_count, **kwargs):
+        with open(os.environ["BENCH_COMMIT_LOG"], "a") as log:
+            log.write(f"{game_id} {version} {chat_count} {_time.time():.6f}\n")
+
+    _signals.changed.connect(_log_commit, weak=False, dispatch_uid="bench-commit-log")
 # The benchmark collects the static files (DEBUG off) into a directory of its own.
 if os.environ.get("BENCH_STATIC_ROOT"):
     STATIC_ROOT = os.environ["BENCH_STATIC_ROOT"]

@@ -3,6 +3,8 @@ from django.contrib import admin
 from django.db import transaction
 from django.urls import include, path
 
+from notify.channel_views import service_worker
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # Atomic: no account without the row of its verification e-mail.
@@ -20,5 +22,12 @@ urlpatterns = [
     path("", include("community.urls")),
     path("", include("lobby.urls")),
     path("", include("botplay.urls")),
+    path("", include("tournaments.urls")),
+    path("", include("agreements.urls")),
+    path("", include("social.urls")),
+    path("", include("learn.urls")),
     path("", include("games.urls")),
+    path("", include("live.urls")),
+    # At the root, so that the push service worker's scope is the whole site.
+    path("sw.js", service_worker, name="service_worker"),
 ]

@@ -70,6 +70,22 @@ was ``seat``'s and did not hand the turn to someone else, draw at random or
 reveal hidden information. The site takes an action back by replaying the log
 without it.
 
+*Taking back a whole turn.* ``reveals(before, after)`` (optional) is True when the
+action that led from ``before`` to ``after`` drew at random or revealed hidden
+information (and False when it only moved the game on, a hand-over of the turn
+included). ``can_undo`` says no for any of the three reasons; this says which. The
+site takes back a turn that was handed over only when every player agreed and no
+action of the turn (or forced move after it) reveals; without the method, never.
+
+*Planning ahead.* ``pass_action(state, seat)`` (optional) is the action with which
+``seat``, to move in ``state``, gives up the rest of its turn without choosing
+anything (a pass, "end the turn"), or None when its turn cannot end that way now (a
+card half played, a plan still to write). The site uses it to draw a waiting
+player the position their next turn begins in if the players before them pass, and
+offers that turn's legal actions to queue (premoves); whether a queued action
+counts is decided by ``legal_actions`` when the turn really comes. Without it (or
+``reveals``), nobody can plan ahead.
+
 *Computer players.* ``determinize(state, seat, rng)`` (optional) returns a copy
 of ``state`` in which everything ``seat`` may not know (other seats' hidden
 hands, bids and plans, the seed and the order of future random draws) is
@@ -184,6 +200,9 @@ class Engine(Protocol):
     def apply(self, state: Any, seat: int, action: dict[str, Any]) -> Any: ...
 
     def can_undo(self, state: Any, seat: int) -> bool: ...
+
+    # Optional (see the module docstring): ``reveals(before, after) -> bool`` and
+    # ``pass_action(state, seat) -> dict | None``.
 
     def view(self, state: Any, viewer: int | None) -> dict[str, Any]: ...
 

@@ -1,4 +1,5 @@
-"""The periodic deadline sweep: vacation clocks first, then timeouts.
+"""The periodic deadline sweep: agreed pauses that have come to their end, vacation
+clocks, then timeouts.
 
 Run by Celery beat (``games.tasks.sweep_deadlines``) and by
 ``manage.py sweep_deadlines`` (cron, by hand). Every change goes through a
@@ -14,7 +15,7 @@ from collections import Counter
 from django.db.models import Q
 from django.utils import timezone
 
-from . import play, vacation
+from . import pause, play, vacation
 from .models import Game
 
 logger = logging.getLogger(__name__)
@@ -25,6 +26,7 @@ def clock_candidates() -> list[int]:
     today = timezone.localdate()
     to_pause = Game.objects.filter(
         status=Game.Status.ACTIVE,
+        paused_until__isnull=True,
         vacation_allowed=True,
         deadline__isnull=False,
         seats__to_move=True,
@@ -32,9 +34,9 @@ def clock_candidates() -> list[int]:
     )
     # Stopped clocks with someone to move who is back (one filter: the same seat).
     back = Q(seats__user__vacation_until__isnull=True) | Q(seats__user__vacation_until__lt=today)
-    to_resume = Game.objects.filter(status=Game.Status.ACTIVE, deadline__isnull=True).filter(
-        Q(vacation_allowed=False) | Q(seats__to_move=True) & back
-    )
+    to_resume = Game.objects.filter(
+        status=Game.Status.ACTIVE, deadline__isnull=True, paused_until__isnull=True
+    ).filter(Q(vacation_allowed=False) | Q(seats__to_move=True) & back)
     ids = set(to_pause.values_list("pk", flat=True)) | set(to_resume.values_list("pk", flat=True))
     return sorted(ids)
 
@@ -49,9 +51,17 @@ def overdue() -> list[tuple[int, object]]:
 
 
 def sweep() -> dict[str, int]:
-    """One pass; returns how many games were paused, resumed, timed out, or failed."""
+    """One pass; returns how many games' agreed pauses ended (unpaused), how many were
+    paused or resumed for vacations, timed out, or failed."""
     counts: Counter[str] = Counter()
     vacation.record_today()
+    for game_id in pause.due():
+        try:
+            if pause.end_due(game_id):
+                counts["unpaused"] += 1
+        except Exception:
+            logger.exception("deadline sweep: ending the pause of game %s failed", game_id)
+            counts["failed"] += 1
     for game_id in clock_candidates():
         try:
             outcome = play.sync_clock(game_id)
@@ -72,5 +82,6 @@ def sweep() -> dict[str, int]:
             counts["timed_out"] += 1
             counts[outcome] += 1
     return {
-        key: counts[key] for key in ("paused", "resumed", "timed_out", "lost", "aborted", "failed")
+        key: counts[key]
+        for key in ("unpaused", "paused", "resumed", "timed_out", "lost", "aborted", "failed")
     }

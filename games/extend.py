@@ -17,11 +17,20 @@ here from its ``AppConfig.ready``, as a title registers its engine
 - **chat filters** (``add_chat_filter``): which chat lines a viewer reads;
 - **name marks** (``add_name_mark``): a mark beside a player's name in the lists of
   games (a record, presence), prepared once per list;
+- **header marks** (``add_header_mark``): a mark beside a player's name in a game
+  page's header (presence), drawn from the seats the page read;
 - **computer players** (``set_computer_players``): who fills a seat the creator
-  gave to a computer, or stands in for a player who ran out of time.
+  gave to a computer, or stands in for a player who ran out of time;
+- **ratings** (``set_ratings``): each player's rating in a title, for an app that
+  pairs players by strength without importing the app that rates them;
+- **audit trail** (``set_audit_trail``): where an app records what a moderator did
+  through it, in the one trail moderators read.
+- **guards** (``add_guard``): a refusal the frame (or a feature app) asks for before
+  it lets one player near another: joining a game, inviting a player (``GUARDS``).
 
 What happens after a change to a game reaches feature apps through
-``games.signals`` (sent inside the change's transaction).
+``games.signals`` (sent inside the change's transaction; ``changed``, which says that
+what the game's pages show has changed, after its commit).
 
 Registration is expected once per process, at start-up; tests that register parts of
 their own remove them again (``remove_part`` and the like).
@@ -48,6 +57,15 @@ PLACES = {
     "open-game": "what the players of an open game may do",
     # The top of "My games" (context: user).
     "my-games": "what waits for the player besides their moves",
+    # The lobby, below the new-game buttons (context: user, request).
+    "lobby": "what else there is to enter besides open games",
+    # Once on a game page (any viewer the game is visible to) and on the waiting page of
+    # an open game (any viewer, an invited one too: check visibility), outside the board
+    # area, so it stays while boards are swapped (context: the page's: game, request,
+    # user; ``page`` on a game page, ``seat`` on a waiting page).
+    "game-live": "what keeps an open game page up to date",
+    # The end of every other page for a signed-in user (context: the page's, request, user).
+    "page-end": "what keeps any page of a signed-in user up to date",
 }
 
 
@@ -108,22 +126,38 @@ def parts(place: str) -> list[Part]:
     return _parts[place]
 
 
-# Scalar SQL subqueries, read with the seats of a game page for its cache key.
+# Scalar SQL subqueries, read with the seats of a game page for its cache key, and
+# what gives the named parameters some of them use.
 _key_parts: list[str] = []
+_key_params: list[Callable[[], dict]] = []
 
 
-def add_key_part(sql: str) -> None:
+def add_key_part(sql: str, params: Callable[[], dict] | None = None) -> None:
     """A value the game page's cache key must include: a scalar SQL subquery that may
     use ``%(game)s`` (the game's id) and ``%(user)s`` (the viewer's id, NULL for an
     anonymous viewer). Rows only ever added or deleted are covered by their count and
-    highest id; rows that change need a column that changes with them."""
+    highest id; rows that change need a column that changes with them.
+
+    ``params()``: other named parameters it uses, read for every key (prefix their
+    names with the app's name), e.g. a time: what a page shows may change with the
+    clock alone (a player seen in the last few minutes)."""
     if sql not in _key_parts:
         _key_parts.append(sql)
         _changed()
+        if params is not None:
+            _key_params.append(params)
 
 
 def key_parts() -> list[str]:
     return list(_key_parts)
+
+
+def key_params() -> dict:
+    """The named parameters of the key parts, as they are now."""
+    found: dict = {}
+    for params in _key_params:
+        found.update(params())
+    return found
 
 
 @dataclass(frozen=True)
@@ -197,6 +231,27 @@ def name_marks() -> list[NameMark]:
     return list(_name_marks)
 
 
+# seat -> safe HTML beside that seat's player in a game page's header ("" for none).
+_header_marks: list[Callable[[Any], str]] = []
+
+
+def add_header_mark(draw: Callable[[Any], str]) -> None:
+    """A mark beside each player's name in the header of a game page: ``draw(seat)``
+    gets a seat the page read, with its ``user`` (no query needed), and returns safe
+    HTML or "". The header is part of the cached page: what a mark shows that is not
+    in the seat's or its player's row must be in the page's key (``add_key_part``)."""
+    if draw not in _header_marks:
+        _header_marks.append(draw)
+
+
+def remove_header_mark(draw: Callable[[Any], str]) -> None:
+    _header_marks.remove(draw)
+
+
+def header_marks() -> list[Callable[[Any], str]]:
+    return list(_header_marks)
+
+
 class ComputerPlayers(Protocol):
     """Who plays a seat given to a computer (``botplay`` registers one)."""
 
@@ -219,3 +274,84 @@ def set_computer_players(provider: ComputerPlayers | None) -> None:
 def computer_players() -> ComputerPlayers | None:
     """The registered computer players, or None: then no game offers them."""
     return _computer_players[0] if _computer_players else None
+
+
+# (kind, user ids) -> {user id: rating}, every id given answered (a newcomer's start).
+_ratings: list[Callable[[str, list[int]], dict[int, int]]] = []
+
+# What a player without any rating counts as where no app rates players.
+UNRATED = 1000
+
+
+def set_ratings(lookup: Callable[[str, list[int]], dict[int, int]] | None) -> None:
+    _ratings[:] = [lookup] if lookup is not None else []
+
+
+def ratings(kind: str, user_ids: list[int]) -> dict[int, int]:
+    """The players' ratings in the title ``kind``, from the registered lookup (everyone
+    counts as ``UNRATED`` while none is registered)."""
+    if not _ratings:
+        return {uid: UNRATED for uid in user_ids}
+    found = _ratings[0](kind, list(user_ids))
+    return {uid: found.get(uid, UNRATED) for uid in user_ids}
+
+
+class AuditTrail(Protocol):
+    def __call__(
+        self,
+        moderator: Any,
+        action: str,
+        reason: str,
+        *,
+        user: Any = None,
+        game: Any = None,
+        target: str = "",
+    ) -> Any:
+        """Record that ``moderator`` did ``action`` (a name the trail knows) for
+        ``reason``, to ``user`` and/or ``game`` (``target``: what it was, in words);
+        runs inside the change's transaction, so there is no change without its entry."""
+
+
+_audit_trail: list[AuditTrail] = []
+
+
+def set_audit_trail(record: AuditTrail | None) -> None:
+    _audit_trail[:] = [record] if record is not None else []
+
+
+def audit_trail() -> AuditTrail | None:
+    """The registered trail, or None: then moderators' actions through apps are refused."""
+    return _audit_trail[0] if _audit_trail else None
+
+
+# What a guard is asked, and the facts it is given (keyword arguments).
+GUARDS = {
+    # play.join and play.take_seat: ``user`` would take a seat of ``game``.
+    "join": "may user take a seat of game",
+    # lobby.invites.invite: ``by`` would invite ``invitee`` to ``game``.
+    "invite": "may by invite invitee to game",
+}
+
+_guards: dict[str, list[Callable[..., str | None]]] = {action: [] for action in GUARDS}
+
+
+def add_guard(action: str, check: Callable[..., str | None]) -> None:
+    """``check(**facts)`` for ``action`` (one of ``GUARDS``): a refusal in the reader's
+    language, or None to let it happen. The first refusal of any guard wins."""
+    if action not in GUARDS:
+        raise ValueError(f"no guard {action!r} (guards: {', '.join(GUARDS)})")
+    if check not in _guards[action]:
+        _guards[action].append(check)
+
+
+def remove_guard(action: str, check: Callable[..., str | None]) -> None:
+    _guards[action].remove(check)
+
+
+def refusal(action: str, **facts) -> str | None:
+    """Why ``action`` may not happen (the first guard that refuses), or None."""
+    for check in _guards[action]:
+        message = check(**facts)
+        if message:
+            return message
+    return None

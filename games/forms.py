@@ -6,6 +6,9 @@ from django.utils.translation import gettext_lazy as _
 from . import extend
 from .models import Game
 
+# The days of agreed pauses (games.pause) a creator may allow a game in all.
+PAUSE_DAY_CHOICES = [0, 7, 14, 30]
+
 
 def days_label(n: int) -> str:
     return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
@@ -71,6 +74,18 @@ class NewGameForm(forms.Form):
         required=False,
         initial=True,
     )
+    pause_days = forms.TypedChoiceField(
+        label=_("Agreed pauses"),
+        coerce=int,
+        initial=14,
+        # Clients that predate the choice get the default rather than a refusal.
+        required=False,
+        empty_value=14,
+        help_text=_(
+            "When every player agrees, the clock stops until an agreed date; this is the"
+            " most days of such pauses the game allows in all."
+        ),
+    )
     private = forms.BooleanField(
         label=_("Private game (only people with the invite link can join)"), required=False
     )
@@ -86,6 +101,9 @@ class NewGameForm(forms.Form):
         self.fields["players"].initial = engine.min_players
         self.fields["time_limit_days"].choices = [
             (d, days_label(d)) for d in settings.GAME_TIME_LIMIT_DAYS
+        ]
+        self.fields["pause_days"].choices = [
+            (d, days_label(d) if d else _("none")) for d in PAUSE_DAY_CHOICES
         ]
         self.fields["title"].initial = gettext(engine.name)
         # Seat 1 is the creator's; seats past the chosen number of players are ignored.

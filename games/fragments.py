@@ -51,7 +51,7 @@ from . import release
 
 logger = logging.getLogger(__name__)
 
-# The query parameters a fragment's drawing reads (see tal_tags and log_window).
+# The query parameters a fragment's drawing reads (see tal.template_globals and log_window).
 DRAWING_PARAMS = ("fig", "slot", "text", "log")
 TIMEOUT = 60 * 60  # an old position's fragments are rarely asked for again
 

@@ -79,6 +79,14 @@ class Game(models.Model):
     # While everyone who must move is on vacation the clock stands still:
     # deadline is None and this holds the time that was left.
     paused_remaining = models.DurationField(null=True, blank=True)
+    # Agreed pauses (games.pause): the days of them the game allows in all, chosen at
+    # creation (0: none), and the end of the one in force, if any. While it is set the
+    # clock stands still as for a vacation; the deadline sweep restarts it then.
+    pause_days = models.PositiveSmallIntegerField(_("days of agreed pauses"), default=14)
+    paused_until = models.DateTimeField(null=True, blank=True)
+    # The days of them used so far (each pause as long as it lasted; the one in force as
+    # agreed), kept here so that no page has to add up the ``Pause`` rows.
+    pause_days_used = models.PositiveSmallIntegerField(default=0)
     # move_count counts the moves in force (undone ones excluded); version changes
     # on every change to the game's position, so a poll compares one integer.
     move_count = models.PositiveIntegerField(default=0)
@@ -220,6 +228,11 @@ class Game(models.Model):
     @property
     def clock_paused(self) -> bool:
         return self.status == self.Status.ACTIVE and self.paused_remaining is not None
+
+    @property
+    def agreed_pause(self) -> bool:
+        """The clock stands still because the players agreed to pause (``games.pause``)."""
+        return self.status == self.Status.ACTIVE and self.paused_until is not None
 
     @property
     def open_seats(self) -> list[int]:
@@ -391,6 +404,77 @@ class Snapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}@{self.move_count}"
+
+
+class Premove(models.Model):
+    """Actions a player queued for their next turn while waiting for it (``games.premoves``).
+
+    Nobody but its player ever sees it: it is not a move until the turn comes and every
+    action in it is legal then (the hand-over's transaction plays it), and no page,
+    export, history, admin list or mail of anyone else reads this table. Left over as
+    ``dropped`` (with the reason) when the turn came and one of the actions was not legal.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    # [{"action": <action>, "label": <Message>}, ...] in the order they are played.
+    actions = models.JSONField(default=list)
+    # Set when the turn came and the queue could not be played: the engine's Message.
+    dropped = models.JSONField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_premove_queue_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"queue of seat {self.seat} in {self.game_id}"
+
+
+class Pause(models.Model):
+    """One agreed pause of a game's clock (``games.pause``): when it began, until when it
+    was agreed and when (and how) it ended; the days used count against ``Game.pause_days``."""
+
+    class Ended(models.TextChoices):
+        TIME = "time", _("its time was up")
+        AGREED = "agreed", _("the players agreed to resume")
+        MODERATOR = "moderator", _("a moderator ended it")
+        GAME_OVER = "game_over", _("the game ended")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="pauses")
+    began_at = models.DateTimeField()
+    until = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended = models.CharField(max_length=10, choices=Ended.choices, blank=True)
+
+    class Meta:
+        ordering = ["game", "began_at"]
+
+    def __str__(self) -> str:
+        return f"pause of {self.game_id} from {self.began_at:%Y-%m-%d}"
+
+
+class TurnTakeBack(models.Model):
+    """A turn taken back after it was handed over, as every player agreed
+    (``games.takeback``): the moves it undid (the ``moves`` in force numbered ``first``
+    to ``last``, marked undone in the log) and the moves in force after it, for the
+    history."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turn_takebacks")
+    seat = models.PositiveSmallIntegerField()
+    first = models.PositiveIntegerField()
+    last = models.PositiveIntegerField()
+    moves = models.PositiveIntegerField()
+    after = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "last"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: seat {self.seat} took back {self.first}-{self.last}"
 
 
 class ChatMessage(models.Model):

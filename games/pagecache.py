@@ -23,10 +23,14 @@ The key is a digest of every input of the page, read fresh on each request:
   badge (the viewer's games waiting for them, their invitations and rematch offers),
   and what the feature apps' parts of the page read, as each app registered it
   (``games.extend.add_key_part``): the game's cancel votes, whether the viewer muted
-  e-mail about the game, the players whose chat the viewer muted. Rows that are only
+  e-mail about the game, the players whose chat the viewer muted or blocked, whether the
+  viewer learns in this game, and which seats' players are online now (a bit per seat,
+  against a time given as a parameter: the key changes when a player comes or goes, not
+  with every minute). Rows that are only
   ever added or deleted, never changed, are covered by their count and highest id;
 - the language, the time zone, the full path (``?at``, ``?log=all``,
-  ``?chat=all`` and the board's own parameters), and whether htmx asked;
+  ``?chat=all`` and the board's own parameters), whether htmx asked, and the kind of
+  server (ASGI or WSGI: a part may need one, as live streams need ASGI);
 - what depends on the clock: the "time left" text as it would be drawn now,
   and today's date (vacations end by date).
 
@@ -125,7 +129,12 @@ def page_key(request, game: Game) -> str | None:
     user = request.user
     sql, counts, badge = _query()
     user_id = user.pk if user.is_authenticated else None
-    params = {"user": user_id, "game": game.pk, **lists.badge_params(user_id)}
+    params = {
+        "user": user_id,
+        "game": game.pk,
+        **lists.badge_params(user_id),
+        **extend.key_params(),
+    }
     rows = _fetch(sql, params)
     if user.is_authenticated and any(
         r[counts + _USER] == user.pk and r[counts + _SEEN] is None for r in rows
@@ -147,6 +156,7 @@ def page_key(request, game: Game) -> str | None:
         "tz": timezone.get_current_timezone_name(),
         "path": request.get_full_path(),
         "htmx": request.headers.get("HX-Request", ""),
+        "server": type(request).__name__,  # ASGI or WSGI: live streams need ASGI
         "left": timeuntil(game.deadline) if game.deadline else "",
         "today": str(timezone.localdate()),
     }

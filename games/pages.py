@@ -14,7 +14,7 @@ from django.db import connection
 from enginekit import IllegalAction
 
 from . import replay
-from .models import Game, Move
+from .models import Game, Move, Premove
 from .rows import planned_cursor, read_seats
 from .since import Since, since_last_look, view_before_last_move
 
@@ -60,6 +60,33 @@ class BoardPage:
     @property
     def my_turn(self) -> bool:
         return bool(self.view.get("actions"))
+
+    @property
+    def plans(self) -> bool:
+        """The viewer is a player of a running game shown at its latest position, in a
+        title that offers planning ahead (``games.premoves``)."""
+        engine = self.game.engine
+        return bool(
+            self.viewer is not None
+            and not self.history
+            and self.game.status == Game.Status.ACTIVE
+            and hasattr(engine, "pass_action")
+            and hasattr(engine, "reveals")
+        )
+
+    @property
+    def may_plan(self) -> bool:
+        """The viewer may queue actions for their next turn: it is not their turn."""
+        return self.plans and self.viewer not in (self.view.get("active_seats") or [])
+
+    @functools.cached_property
+    def premove(self) -> Premove | None:
+        """The viewer's queue for their next turn, or the notice that it was dropped:
+        theirs alone to read (read only where a part of the page asks for it)."""
+        if self.viewer is None or self.history or self.game.status != Game.Status.ACTIVE:
+            return None
+        user_id = next((s.user_id for s in self.seats if s.number == self.viewer), None)
+        return Premove.objects.filter(game=self.game, user_id=user_id).first()
 
     @property
     def result_box(self) -> bool:
@@ -213,17 +240,26 @@ TAKEBACKS_SHOWN = 3
 def takebacks(game: Game, viewer: int | None, names: dict[int, str]) -> list[dict[str, Any]]:
     """The latest take-backs the viewer may know of: who took back an action and
     from which position, never what it was. A step the viewer could not see (a
-    secret plan written at the same time) leaves no trace for them either."""
+    secret plan written at the same time) leaves no trace for them either. A turn
+    taken back by agreement (``games.takeback``) is one entry, which everyone knows of."""
     if not game.undo_count:
         return []
     engine = game.engine
-    shown = []
-    undone = game.moves.filter(undone=True).order_by("-number")[:TAKEBACKS_SHOWN]
-    for newer, move in enumerate(undone):
+    agreed = list(game.turn_takebacks.order_by("-last"))
+    undone = game.moves.filter(undone=True).order_by("-number")
+    for turn in agreed:
+        undone = undone.exclude(number__range=(turn.first, turn.last))
+    shown = [
+        {"name": names.get(t.seat, ""), "after": t.after, "me": t.seat == viewer, "turn": True,
+         "number": t.last}
+        for t in agreed[:TAKEBACKS_SHOWN]
+    ]  # fmt: skip
+    for newer, move in enumerate(undone[:TAKEBACKS_SHOWN]):
         # The moves in force before it, without counting the log: all rows below
-        # it, less the taken-back ones (each take-back marks one row; ``newer`` of
-        # them lie above this one).
-        before = (move.number - 1) - (game.undo_count - 1 - newer)
+        # it, less the taken-back ones (the undone rows above it: ``newer`` single
+        # ones and those of the turns taken back after it).
+        above = newer + sum(t.moves for t in agreed if t.last > move.number)
+        before = (move.number - 1) - (game.undo_count - 1 - above)
         if move.seat != viewer:
             state = replay.state_at(game, before)
             seen_before = view_token(engine.view(state, viewer))
@@ -233,8 +269,17 @@ def takebacks(game: Game, viewer: int | None, names: dict[int, str]) -> list[dic
                 continue
             if seen_before == view_token(engine.view(after, viewer)):
                 continue
-        shown.append({"name": names.get(move.seat, ""), "after": before, "me": move.seat == viewer})
-    return shown
+        shown.append(
+            {
+                "name": names.get(move.seat, ""),
+                "after": before,
+                "me": move.seat == viewer,
+                "turn": False,
+                "number": move.number,
+            }
+        )
+    shown.sort(key=lambda entry: -entry["number"])
+    return shown[:TAKEBACKS_SHOWN]
 
 
 CHAT_ON_PAGE = 20

@@ -7,6 +7,7 @@ running game happens in one transaction holding the game's row lock.
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 from datetime import timedelta
@@ -19,8 +20,8 @@ from django.utils.translation import gettext as _
 
 from enginekit import N_, IllegalAction, msg
 
-from . import extend, lists, replay, signals, since, text
-from .models import ChatMessage, Game, Move, Seat
+from . import extend, lists, premoves, replay, signals, since, text
+from .models import ChatMessage, Game, Move, Pause, Seat
 from .pages import view_token
 from .rows import RowReader, read_seats
 
@@ -60,11 +61,40 @@ _locking_read = RowReader(Game, lock=True)
 
 
 def locked(game_id: int) -> Game:
-    """The game's row, locked until the transaction ends: one operation at a time."""
+    """The game's row, locked until the transaction ends: one operation at a time.
+
+    Whatever the operation then changes of the game's version or chat count is
+    announced after the commit (``signals.changed``): every operation on a game
+    starts here, so none can change what open pages show without telling them.
+    """
     found = _locking_read.read(game_id)
     if found is None:
         raise Game.DoesNotExist(f"No game {game_id}.")
-    return found[0]
+    game = found[0]
+    _announce_after_commit(game, (game.version, game.chat_count))
+    return game
+
+
+def _announce_after_commit(game: Game, before: tuple[int, int] | None) -> None:
+    """Send ``signals.changed`` once the transaction commits, if ``game`` (the object
+    the operation changes and saves) by then has another version or chat count than
+    ``before`` (None: a new game, always announced). Nothing is sent on a rollback."""
+    transaction.on_commit(functools.partial(_announce, game, before))
+
+
+def _announce(game: Game, before: tuple[int, int] | None) -> None:
+    if before == (game.version, game.chat_count):
+        return
+    answers = signals.changed.send_robust(
+        sender=Game,
+        game_id=game.pk,
+        version=game.version,
+        chat_count=game.chat_count,
+        version_changed=before is None or before[0] != game.version,
+    )
+    for receiver, answer in answers:
+        if isinstance(answer, Exception):  # committed already: the request must not fail
+            logger.error("%r, a receiver of games.signals.changed, failed: %r", receiver, answer)
 
 
 def refuse_blocked(user) -> None:
@@ -103,6 +133,7 @@ def create_game(
     timeout_policy: str = Game.TimeoutPolicy.LOSE,
     vacation_allowed: bool = True,
     computer_players: list[str] | tuple[str, ...] = (),
+    pause_days: int | None = None,
 ) -> Game:
     """A new game with ``user`` in the first seat and a computer player of each
     strength in ``computer_players`` in the next ones; it starts at once if
@@ -131,7 +162,9 @@ def create_game(
             timeout_policy=timeout_policy,
             vacation_allowed=vacation_allowed,
             computer_played=bool(computer_players),
+            **({"pause_days": pause_days} if pause_days is not None else {}),
         )
+        _announce_after_commit(game, None)  # the players' lists and badges show it
         Seat.objects.create(game=game, user=user)
         seated = [user.pk]
         for strength in computer_players:
@@ -140,6 +173,52 @@ def create_game(
             seated.append(bot.pk)
         if game.is_full():
             _start(game)
+    return game
+
+
+def create_seated_game(
+    kind,
+    users: list,
+    *,
+    title: str,
+    options: dict,
+    time_limit_days: int,
+    timeout_policy: str = Game.TimeoutPolicy.LOSE,
+    vacation_allowed: bool = True,
+    created_by=None,
+) -> Game:
+    """A public game that starts at once with ``users[n]`` in seat ``n``.
+
+    For games whose seating is planned elsewhere (a tournament's table rotates its
+    seats exactly), so, unlike every other game, the seats are not drawn from the
+    seed. A computer player among ``users`` makes it unrated, as anywhere else.
+    """
+    engine = kind.engine
+    if len({user.pk for user in users}) != len(users):
+        raise PlayError(_("A player can hold only one seat of a game."))
+    for user in users:
+        refuse_blocked(user)
+    if timeout_policy not in Game.TimeoutPolicy.values:
+        raise PlayError(_("Unknown timeout policy."))
+    options = engine.validate_options(len(users), options)
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind.slug,
+            title=title,
+            players=len(users),
+            options=options,
+            rules_version=engine.rules_version,
+            created_by=created_by,
+            time_limit_days=time_limit_days,
+            private=False,
+            timeout_policy=timeout_policy,
+            vacation_allowed=vacation_allowed,
+            computer_played=any(user.is_bot for user in users),
+        )
+        _announce_after_commit(game, None)  # the players' lists and badges show it
+        for number, user in enumerate(users):
+            Seat.objects.create(game=game, user=user, number=number)
+        _start(game, shuffle=False)
     return game
 
 
@@ -153,6 +232,9 @@ def join(game_id: int, user) -> Game:
             raise PlayError(_("You have already joined this game."))
         if game.is_full():
             raise PlayError(_("This game is full."))
+        refused = extend.refusal("join", game=game, user=user)
+        if refused:
+            raise PlayError(refused, 403)
         Seat.objects.create(game=game, user=user)
         signals.joined.send(sender=Game, game=game, user=user)
         game.version += 1
@@ -181,13 +263,14 @@ def leave(game_id: int, user) -> Game:
     return game
 
 
-def _start(game: Game) -> None:
-    seats = list(game.seats.order_by("joined_at", "pk"))
-    # Seating comes from the seed, so the published seed explains it too.
-    random.Random(f"seating:{game.seed}").shuffle(seats)
-    for number, seat in enumerate(seats):
-        seat.number = number
-        seat.save(update_fields=["number"])
+def _start(game: Game, shuffle: bool = True) -> None:
+    if shuffle:
+        seats = list(game.seats.order_by("joined_at", "pk"))
+        # Seating comes from the seed, so the published seed explains it too.
+        random.Random(f"seating:{game.seed}").shuffle(seats)
+        for number, seat in enumerate(seats):
+            seat.number = number
+            seat.save(update_fields=["number"])
     game.status = Game.Status.ACTIVE
     game.started_at = game.last_move_at = timezone.now()
     game.version += 1
@@ -238,11 +321,11 @@ def _after_change(
         left = max(game.deadline - now, timedelta(0))
     else:
         left = game.paused_remaining
-    # A seat waiting for a substitute stops the clock, and so does a vacation
-    # (unless the time had already run out).
+    # A seat waiting for a substitute stops the clock, and so do an agreed pause
+    # (games.pause) and a vacation (unless the time had already run out).
     taken = {seat.number for seat in seats}
     open_seats = any(n not in taken for n in range(game.players))
-    if open_seats or (_away(game, movers) and left > timedelta(0)):
+    if open_seats or game.paused_until or (_away(game, movers) and left > timedelta(0)):
         game.deadline, game.paused_remaining = None, left
     else:
         game.deadline, game.paused_remaining = now + left, None
@@ -263,6 +346,11 @@ def _finish(game: Game, result: dict, status: str = Game.Status.FINISHED) -> Non
     game.finished_at = timezone.now()
     game.deadline = None
     game.paused_remaining = None
+    if game.paused_until is not None:  # an agreed pause ends with the game
+        game.paused_until = None
+        Pause.objects.filter(game=game, ended_at=None).update(
+            ended_at=game.finished_at, ended=Pause.Ended.GAME_OVER
+        )
     game.save()
     game.seats.update(to_move=False, to_move_since=None, ended_at=game.finished_at)
     signals.game_finished.send(sender=Game, game=game)
@@ -335,6 +423,11 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
         game.last_move_at = timezone.now()
         own = number
         state, number = _play_forced_moves(game, state, number)
+        # The turn of a player who queued actions for it may begin here: they are
+        # played now, in this transaction, or dropped (games.premoves).
+        state, number = premoves.play_due(
+            game, engine.active_seats(before), state, number, seats, _play_forced_moves
+        )
         game.version += 1
         _after_change(game, state, moved_on=number > own, seats=seats)
         if not user.is_bot:
@@ -468,6 +561,8 @@ def sync_clock(game_id: int) -> str | None:
             return None
         if game.open_seats:
             return None  # stopped until a substitute takes the seat; take_seat restarts it
+        if game.paused_until is not None:
+            return None  # stopped by agreement; games.pause restarts it
         now = timezone.now()
         away = _away(game, _movers(game))
         if away and game.deadline is not None and game.deadline > now:
@@ -609,6 +704,22 @@ def _stand_in(game: Game, numbers: list[int], reclaimable: bool = True) -> bool:
     return True
 
 
+def hand_to_computer(game_id: int, user) -> bool:
+    """A computer player takes ``user``'s seat of a running game for good and plays on
+    (a tournament entrant who withdrew, where the tournament has their games played out).
+    False, and nothing changes, where no computer player is registered or the game
+    would be left to computers alone."""
+    with transaction.atomic():
+        game = locked(game_id)
+        seat = game.seat_of(user)
+        if seat is None:
+            raise NotAPlayer()
+        if game.status != Game.Status.ACTIVE:
+            raise PlayError(_("This game is not running."), 409)
+        game.version += 1
+        return _stand_in(game, [seat.number], reclaimable=False)
+
+
 def reclaim_seat(game_id: int, user) -> Game:
     """``user`` takes back the seat a computer player took over when they timed out.
 
@@ -665,6 +776,9 @@ def take_seat(game_id: int, user) -> Game:
         open_seats = game.open_seats
         if not open_seats:
             raise PlayError(_("No seat of this game is waiting for a substitute."), 409)
+        refused = extend.refusal("join", game=game, user=user)
+        if refused:
+            raise PlayError(refused, 403)
         Seat.objects.create(game=game, user=user, number=open_seats[0])
         game.version += 1
         _after_change(game, replay.current_state(game, locked=True))
@@ -755,7 +869,17 @@ def post_chat(game_id: int, user, text: str) -> ChatMessage:
         message = ChatMessage.objects.create(game=game, user=user, text=text)
         game.chat_count += 1
         game.save(update_fields=["chat_count"])
+        signals.chat_posted.send(sender=Game, game=game, message=message)
     return message
+
+
+def recount_chat(game_id: int) -> None:
+    """A chat line was hidden or shown again (moderators): the chat count moves on, so
+    open pages fetch the chat anew (the version would make API clients' moves stale)."""
+    with transaction.atomic():
+        game = locked(game_id)
+        game.chat_count += 1
+        game.save(update_fields=["chat_count"])
 
 
 def _encodable(text: str) -> bool:

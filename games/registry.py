@@ -6,6 +6,7 @@ older rules version keeps being replayed by the rules it was started with.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,14 @@ class GameKind:
     stylesheet: str | None = None  # a static path, linked on the game page
     # True when the board template shows the engine's result itself.
     shows_result: bool = False
+    # What each seat scored by the title's own count, from a finished game's result
+    # (None where it says nothing), and what that count is called (a msgid, e.g.
+    # "points"): the profile's average per title. None: the title keeps no score.
+    points: Callable[[dict], list[int] | None] | None = None
+    points_label: str = ""
+    # The rule behind the step a player is asked to take, from their view
+    # (a walkthrough's explanation, see ``learn``): None where the title has none.
+    lesson: Callable[[dict], Any] | None = None
 
     @property
     def slug(self) -> str:
@@ -43,9 +52,19 @@ def register(
     rules_url_name: str | None = None,
     stylesheet: str | None = None,
     shows_result: bool = False,
+    points: Callable[[dict], list[int] | None] | None = None,
+    points_label: str = "",
+    lesson: Callable[[dict], Any] | None = None,
 ) -> None:
     _kinds[(engine.slug, engine.rules_version)] = GameKind(
-        engine, board_template, rules_url_name, stylesheet, shows_result
+        engine,
+        board_template,
+        rules_url_name,
+        stylesheet,
+        shows_result,
+        points,
+        points_label,
+        lesson,
     )
     _current[engine.slug] = max(_current.get(engine.slug, 0), engine.rules_version)
 

@@ -3,6 +3,7 @@
 Sent inside the transaction that made the change, so a receiver that writes
 rows (an outbox) commits or rolls back together with the move. Receivers must
 not do slow work here: they write rows and queue tasks with ``on_commit``.
+``changed`` alone is sent after the commit (see there).
 """
 
 from django.dispatch import Signal
@@ -39,3 +40,16 @@ rematch_offered = Signal()
 # A computer player took over a late player's seat (timeout policy "stand-in").
 # kwargs: game, number (the seat), user (the player it stands in for).
 seat_stood_in = Signal()
+
+# What the pages of a game show has changed: its version (a move, take-back, join, start,
+# time-out, end, a vote, a seat taken) or its chat count (a line said, hidden or shown).
+# Sent AFTER the commit, once per operation, from one place (``games.play.locked`` and
+# ``create_game``), so receivers tell open pages about rows they can already read.
+# kwargs: game_id, version, chat_count, version_changed (False: only the chat changed).
+# Receivers must not fail the request: the change is committed already.
+changed = Signal()
+# A player wrote a line in a game's chat. kwargs: game, message (the ChatMessage).
+chat_posted = Signal()
+# A player's queued actions (games.premoves) were not played when their turn came: one of
+# them was not legal then. kwargs: game, seat (its number), user (whose queue it was).
+premove_dropped = Signal()

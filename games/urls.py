@@ -21,7 +21,10 @@ urlpatterns = [
     path("g/<int:game_id>/join", views.join, name="game_join"),
     path("g/<int:game_id>/leave", views.leave, name="game_leave"),
     path("g/<int:game_id>/seen", views.seen, name="game_seen"),
+    path("g/<int:game_id>/replay", views.replay_since, name="game_replay"),
     path("g/<int:game_id>/record.json", views.game_record, name="game_record"),
     path("g/<int:game_id>/take-seat", views.take_seat, name="game_take_seat"),
     path("g/<int:game_id>/reclaim-seat", views.reclaim_seat, name="game_reclaim_seat"),
+    path("g/<int:game_id>/plan", views.plan, name="game_plan"),
+    path("g/<int:game_id>/premove", views.premove, name="game_premove"),
 ]

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -13,13 +14,27 @@ from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from . import extend, fragments, lists, pagecache, paging, play, presence, record, registry, since
+from . import (
+    catchup,
+    extend,
+    fragments,
+    lists,
+    pagecache,
+    paging,
+    planning,
+    play,
+    presence,
+    record,
+    registry,
+    since,
+)
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
 from .pages import board_page, chat_window
@@ -48,6 +63,7 @@ def new_game(request, kind):
             timeout_policy=data["timeout_policy"],
             vacation_allowed=data["vacation_allowed"],
             computer_players=form.computer_players(),
+            pause_days=data["pause_days"],
         )
         return redirect(game)
     return render(request, "games/new_game.html", {"form": form, "kind": game_kind})
@@ -133,28 +149,43 @@ def game_route(view=None, *, invite_opens=False):
     """Every view of one game: load it and refuse, before anything else, a viewer
     who may not see it. Nothing of a hidden game (not even a refusal that renders
     its board) can be answered from a view that gets the game through here.
+    Async views (``async def``) are gated alike.
 
     ``invite_opens``: a valid invite token in the request also lets the viewer
     see a private game (to join it).
     """
 
+    def gate(request, game_id):
+        try:
+            return _visible_game(request, game_id)
+        except GameHidden:
+            if invite_opens:
+                # An invite opens a game only while it waits for players: an
+                # old link must not become a pass to read the game later.
+                invited = Game.from_invite_token(_invite_token(request))
+                if invited and invited.pk == game_id and invited.status == Game.Status.OPEN:
+                    invited.viewer_last_seen = presence.NOT_SEATED  # not a player yet
+                    return invited
+            return None
+
     def decorate(view):
-        @functools.wraps(view)
-        def wrapper(request, game_id, *args, **kwargs):
-            try:
-                game = _visible_game(request, game_id)
-            except GameHidden:
-                game = None
-                if invite_opens:
-                    # An invite opens a game only while it waits for players: an
-                    # old link must not become a pass to read the game later.
-                    invited = Game.from_invite_token(_invite_token(request))
-                    if invited and invited.pk == game_id and invited.status == Game.Status.OPEN:
-                        game = invited
-                        game.viewer_last_seen = presence.NOT_SEATED  # not a player yet
+        if iscoroutinefunction(view):
+            # An async view (a live stream): the gate reads the database in a thread.
+            @functools.wraps(view)
+            async def wrapper(request, game_id, *args, **kwargs):
+                game = await sync_to_async(gate)(request, game_id)
+                if game is None:
+                    return await sync_to_async(_not_found)(request)
+                return await view(request, game, *args, **kwargs)
+
+        else:
+
+            @functools.wraps(view)
+            def wrapper(request, game_id, *args, **kwargs):
+                game = gate(request, game_id)
                 if game is None:
                     return _not_found(request)
-            return view(request, game, *args, **kwargs)
+                return view(request, game, *args, **kwargs)
 
         wrapper.game_route = True
         return wrapper
@@ -256,13 +287,21 @@ def _board_context(
     kept=None,
     state=None,
     error_near="",
+    plan=False,
 ):
-    """``error_near``: "chat" says ``error`` beside the chat form, not above the board."""
+    """``error_near``: "chat" says ``error`` beside the chat form, not above the board.
+    ``plan``: draw the viewer's planning board (games.premoves) instead of the board."""
     page = board_page(game, request.user, at=at, error=error, notice=notice, state=state)
     kind = game.kind_info
+    planned = {}
+    if plan and page.may_plan and at is None:
+        planned = {"planning": True, "plan": planning.plan_for(page, request.user)}
     return {
+        **planned,
         "game": game,
         "page": page,
+        # "since your last turn", step by step (``?since=``)
+        "catchup": catchup.catchup(game, page.viewer, request.GET.get("since"), page.at, page.view),
         "view": page.view,
         "player_names": page.player_names,
         "board_template": kind.board_template,
@@ -283,12 +322,36 @@ def board(request, game):
     response = _board_response(request, game)
     if response.status_code == 200 and request.htmx:
         at = request.GET.get("at")
+        query = [f"at={int(at)}"] if at is not None else []
+        since_from = catchup.read_since(request.GET.get("since"), game)
+        if since_from is not None:  # a step of "since your last turn" stays one
+            query.insert(0, f"since={since_from}")
         url = game.get_absolute_url()
-        response["HX-Push-Url"] = f"{url}?at={int(at)}" if at is not None else url
+        response["HX-Push-Url"] = f"{url}?{'&'.join(query)}" if query else url
     return response
 
 
-def _board_response(request, game, chat_kept=False, kept=None):
+@game_route
+def replay_since(request, game):
+    """ "Since your last turn", from a turn mail or the notice: the first step of the
+    others' moves since the viewer's last own move (or since ``?since``), on the board.
+    (A private game is hidden from a signed-out visitor, as its page is.)"""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    seat = game.seat_of(request.user)
+    if seat is None or not game.was_played:
+        return redirect(game)
+    since_from = catchup.read_since(request.GET.get("since"), game)
+    if since_from is None:
+        since_from = catchup.moves_before_turn(game, seat.number)
+    if since_from >= game.move_count:
+        return redirect(game)  # nothing happened since
+    first = catchup.steps_since(game, seat.number, since_from)[0]
+    query = f"since={since_from}" + (f"&at={first}" if first < game.move_count else "")
+    return redirect(f"{game.get_absolute_url()}?{query}")
+
+
+def _board_response(request, game, chat_kept=False, kept=None, plan=False):
     if not game.was_played:
         return _not_found(request)
     try:
@@ -297,7 +360,7 @@ def _board_response(request, game, chat_kept=False, kept=None):
         return _bad_position(request, game)
     htmx = bool(request.htmx)
     context = _board_context(
-        request, game, at, chat_kept=chat_kept and htmx, kept=kept if htmx else None
+        request, game, at, chat_kept=chat_kept and htmx, kept=kept if htmx else None, plan=plan
     )
     return render(request, "games/game.html#board-area", context)
 
@@ -329,6 +392,7 @@ def poll(request, game):
         game,
         chat_kept=seen is not None and seen[1] == game.chat_count,
         kept=fragments.kept_parts(request.GET.get("k", "")),
+        plan=bool(request.GET.get("plan")),
     )
 
 
@@ -348,6 +412,7 @@ def _chat_update(request, game):
         "oob": True,
         # the next poll still names the board and the log the page shows
         "kept": fragments.kept_parts(request.GET.get("k", "")),
+        "planning": bool(request.GET.get("plan")),
     }
     response = render(request, "games/game.html#chat-update", context)
     response["HX-Reswap"] = "none"
@@ -411,6 +476,7 @@ def _answer(
     done=None,
     data=None,
     error_near: str = "",
+    plan: bool = False,
 ):
     """Answer a game request: JSON for API clients, the board for HTMX and pages.
 
@@ -419,7 +485,7 @@ def _answer(
     played right after the commit, when tasks run in the request).
     ``data``: what the click sent; its ``c``, the chat count of the page it came
     from, leaves chat lines the page has out of an HTMX answer (as for a poll).
-    ``error_near``: see ``_board_context``.
+    ``error_near``: see ``_board_context``. ``plan``: the answer is the planning board.
     """
     status = error.status if error else 200
     # The game as the operation left it, with the viewer's seat (a player sees their game).
@@ -458,6 +524,7 @@ def _answer(
             state=state,
             chat_kept=chat_kept,
             error_near=error_near,
+            plan=plan,
         )
         return render(request, "games/game.html#board-area", context, status=status)
     if error:
@@ -466,11 +533,11 @@ def _answer(
             return render(
                 request, "games/open_game.html", _open_context(request, game), status=status
             )
-        context = _board_context(request, game, error=message, error_near=error_near)
+        context = _board_context(request, game, error=message, error_near=error_near, plan=plan)
         return render(request, "games/game.html", context, status=status)
     if notice:
         messages.info(request, notice)
-    return redirect(game)
+    return redirect(reverse("game_plan", args=[game.pk]) if plan else game)
 
 
 class AlreadyRecorded(Exception):
@@ -502,9 +569,9 @@ def _once(request, game, data, operation):
         return operation(request, game.pk, data)
 
 
-def guarded(operation=None, *, invite_opens=False, error_near=""):
+def guarded(operation=None, *, invite_opens=False, error_near="", plan=False):
     """A POST that runs a play operation for a signed-in user who may see the
-    game, turning refusals into answers (``error_near``: see ``_answer``)."""
+    game, turning refusals into answers (``error_near``, ``plan``: see ``_answer``)."""
 
     def decorate(operation):
         @require_POST
@@ -524,10 +591,10 @@ def guarded(operation=None, *, invite_opens=False, error_near=""):
                 data = _request_data(request)
                 done = _once(request, game, data, operation)
             except AlreadyRecorded:
-                return _answer(request, game, notice=str(RECORDED), data=data)
+                return _answer(request, game, notice=str(RECORDED), data=data, plan=plan)
             except play.PlayError as error:
-                return _answer(request, game, error, data=data, error_near=error_near)
-            return _answer(request, game, done=done, data=data)
+                return _answer(request, game, error, data=data, error_near=error_near, plan=plan)
+            return _answer(request, game, done=done, data=data, plan=plan)
 
         return view
 
@@ -544,6 +611,43 @@ def act(request, game_id, data):
 @guarded
 def undo(request, game_id, data):
     play.undo(game_id, request.user, _seen_version(data))
+
+
+@game_route
+def plan(request, game):
+    """The viewer's planning board: their next turn as it begins if the players before
+    them pass, to queue actions on (``games.premoves``). Not theirs to plan (their turn,
+    a spectator, a past position, a game over): the game's page."""
+    presence.seen(request, game.pk, game.viewer_last_seen)
+    seated = game.viewer_last_seen is not presence.NOT_SEATED
+    if not seated or not game.was_played or game.status != Game.Status.ACTIVE:
+        return redirect(game)
+    if request.htmx:
+        return _board_response(request, game, plan=True)
+
+    def render_page(csrf_token):
+        context = _board_context(request, game, plan=True)
+        if csrf_token is not None:
+            context["csrf_token"] = csrf_token
+        response = render(request, "games/game.html", context)
+        response.request_id = context["page"].request_id
+        return response
+
+    return pagecache.serve(request, game, render_page)
+
+
+@guarded(plan=True)
+def premove(request, game_id, data):
+    """Queue one action for the next turn (``action``, with the planning board's
+    ``version``), or forget the queue (``clear``)."""
+    if data.get("clear"):
+        planning.clear(game_id, request.user)
+        return None
+    if "action" not in data:
+        raise play.PlayError(_("No action was sent."))
+    seen = _seen_version(data)
+    planning.queue(game_id, request.user, data["action"], seen if isinstance(seen, str) else None)
+    return None
 
 
 @guarded

@@ -4,7 +4,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import play, signals
+from games import extend, play, signals
 from games.models import Game
 
 from .models import Invitation
@@ -45,6 +45,9 @@ def invite(game_id: int, by, username: str) -> Invitation:
             raise play.PlayError(_("This player has already joined the game."), 409)
         if game.is_full():
             raise play.PlayError(_("This game is full."), 409)
+        refused = extend.refusal("invite", game=game, by=by, invitee=invitee)
+        if refused:
+            raise play.PlayError(refused, 403)
         invitation, created = Invitation.objects.get_or_create(
             game=game, invitee=invitee, defaults={"invited_by": by}
         )

@@ -11,13 +11,12 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from enginekit import N_, msg
-from games import play
-from games.models import ChatMessage, Game, Seat
+from games import pause, play
+from games.models import ChatMessage, Game, Pause, Seat
 
 from .models import AuditEntry, Report
 
@@ -117,6 +116,18 @@ def abort_game(moderator, game: Game, reason: str) -> None:
         _audit(moderator, AuditEntry.Action.ABORT, reason, game=game)
 
 
+def end_pause(moderator, game: Game, reason: str) -> None:
+    """End the pause the players of ``game`` agreed on: its clock runs on now with the
+    time that was left (``games.pause``)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        try:
+            pause.end_now(game.pk, Pause.Ended.MODERATOR)
+        except play.PlayError as error:
+            raise ModerationError(error.message) from None
+        _audit(moderator, AuditEntry.Action.END_PAUSE, reason, game=game)
+
+
 def remove_player(moderator, seat: Seat, reason: str) -> str:
     reason = _reason(reason)
     with transaction.atomic():
@@ -143,9 +154,8 @@ def _set_hidden(moderator, message: ChatMessage, hidden: bool, reason: str, acti
             raise ModerationError(
                 _("The message is already hidden.") if hidden else _("The message is not hidden.")
             )
-        # Open pages poll chat_count: counting the change makes them fetch
-        # the chat again (the game's version would make API clients' moves stale).
-        Game.objects.filter(pk=message.game_id).update(chat_count=F("chat_count") + 1)
+        # Open pages watch chat_count: counting the change makes them fetch the chat again.
+        play.recount_chat(message.game_id)
         _audit(
             moderator,
             action,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from games import extend
 
-from .models import ChatMute
+from .models import AuditEntry, ChatMute
 from .reports import muted_ids
 
 
@@ -23,3 +23,22 @@ def register() -> None:
     extend.add_key_part(f"(SELECT MAX(id) FROM {mutes} WHERE user_id = %(user)s)")
     extend.add_chat_filter(without_muted)
     extend.add_part("chat-line", "moderation/_chat_line.html")
+    extend.set_audit_trail(_record)
+
+
+def _record(moderator, action: str, reason: str, *, user=None, game=None, target=""):
+    """An entry in the audit trail for what a moderator did through another app
+    (``games.extend.audit_trail``): a tournament entrant removed, ..."""
+    if action not in AuditEntry.Action.values:
+        raise ValueError(f"no audit action {action!r}")
+    if not (reason or "").strip():
+        raise ValueError("a moderator's action needs a reason")
+    return AuditEntry.objects.create(
+        moderator=moderator,
+        moderator_name=moderator.get_username(),
+        action=action,
+        target_user=user,
+        target_game=game,
+        target=(target or str(user or game))[:250],
+        reason=reason.strip(),
+    )

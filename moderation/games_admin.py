@@ -46,7 +46,8 @@ class GameAdmin(ModeratorAdmin):
     # The move log is linked, not inlined: a long game made the page slow.
     inlines = [SeatInline]
     actions = [
-        moderation_action(_("Abort the selected games"), moderation.abort_game, public_reason=True)
+        moderation_action(_("Abort the selected games"), moderation.abort_game, public_reason=True),
+        moderation_action(_("End the agreed pause of the selected games"), moderation.end_pause),
     ]
 
     # Only the title may be edited directly (an offensive one). Everything else
@@ -65,6 +66,8 @@ class GameAdmin(ModeratorAdmin):
         "timeout_policy",
         "vacation_allowed",
         "paused_remaining",
+        "pause_days",
+        "paused_until",
         "move_count",
         "moves_link",
         "seats_link",

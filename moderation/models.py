@@ -34,6 +34,8 @@ class AuditEntry(models.Model):
         HIDE_MESSAGE = "hide_message", _("hide chat message")
         UNHIDE_MESSAGE = "unhide_message", _("show chat message again")
         RESOLVE_REPORT = "resolve_report", _("resolve report")
+        REMOVE_ENTRANT = "remove_entrant", _("remove entrant from tournament")
+        END_PAUSE = "end_pause", _("end an agreed pause")
 
     created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
     moderator = models.ForeignKey(

@@ -13,29 +13,42 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMessage, EmailMultiAlternatives
-from django.db.models import Q
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from agreements import flows as agreements
+from agreements.models import Request
 from community import rematch
 from community.models import Rematch
-from games import replay, text
-from games.models import Game, Seat
+from games import catchup, replay, text
+from games.models import Game, Premove, Seat
 from lobby.models import Invitation
 from moderation.models import ChatMute
+from social.models import Block
+from tournaments import lookup
 
+from . import notices, pings, practice, signin
 from .away import on_vacation_here
 from .emails import absolute, links, make_message
 from .models import Mute, Notification
-from .outbox import CLAIM_TIMEOUT, Postpone, Skip
+from .outbox import Postpone, Skip, unclaimed
 
-# Someone who had the game open this recently knows it is their turn.
+Channel = Notification.Channel
+
+# Someone who had the game open this recently knows it is their turn: their turn mail
+# waits until this long after their last visit (the page's poll records one a minute),
+# unless they asked for mail at once (``User.notify_at_once``). The settings page and
+# the game page say so, with this number.
 SEEN_RECENTLY = datetime.timedelta(minutes=5)
 MAX_LOG_LINES = 40
+# A push or a webhook post is a glance: the last few things that happened.
+PING_LINES = 3
 
 
-def compose(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, list[int]]:
-    """The message for ``row`` and the other rows it covers (a digest's turns)."""
+def compose(row: Notification, now: datetime.datetime) -> tuple[Any, list[int]]:
+    """The message for ``row`` (an e-mail, a push or a webhook post: each has ``send()``)
+    and the other rows it covers (a digest's turns)."""
     if row.kind == Notification.Kind.RAW:
         return _raw(row), []
     user = row.user
@@ -43,14 +56,45 @@ def compose(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, li
         raise Skip("no active user")
     with translation.override(user.language or settings.LANGUAGE_CODE):
         with timezone.override(user.time_zone or "UTC"):
+            if row.kind == Notification.Kind.TEST:
+                return notices.test(row), []
+            if row.kind == Notification.Kind.HOOK_DISABLED:
+                return notices.hook_disabled(row), []
+            if row.channel == Channel.WEBHOOK and row.webhook and row.webhook.game_id:
+                return _game_channel(row, now), []
+            if row.channel != Channel.EMAIL:
+                pings.endpoint_of(row)  # gone, off or unwanted: skip before any work
             if row.kind == Notification.Kind.DIGEST:
                 return _digest(row, now)
             context = {"user": user, **_GAME_KINDS[row.kind](row, now)}
             covered = context.pop("covers", [])
+            if row.channel != Channel.EMAIL:
+                return pings.message(row, context, _ping_lines(row, context)), covered
             # An invitee is no player yet: a mute would silence the game they may join.
             game = None if row.kind == Notification.Kind.INVITED else row.game
             context.update(links(user, row.kind, game))
+            if game is not None and row.kind in pings.TURN_KINDS:
+                context["game_url"] = signin.url(user, game)
             return make_message(row.kind, row.address, context), covered
+
+
+def _mail_wanted(row: Notification, setting: str, reason: str) -> None:
+    """The mail settings govern e-mail; a device or webhook has its own choice of events."""
+    if row.channel == Channel.EMAIL and not getattr(row.user, setting):
+        raise Skip(reason)
+
+
+def _ping_lines(row: Notification, context: dict) -> list[str]:
+    """What a push or a webhook says below its title: what every seat may see."""
+    lines = []
+    if row.kind == Notification.Kind.TURN:
+        lines = since_last_turn(row.game, row.seat, row.move_count or 0, viewer=None)
+        lines = lines[-PING_LINES:]
+    if context.get("deadline"):
+        lines.append(
+            render_to_string("notify/ping_deadline.txt", {"deadline": context["deadline"]}).strip()
+        )
+    return lines
 
 
 def _raw(row: Notification) -> EmailMessage:
@@ -58,6 +102,38 @@ def _raw(row: Notification) -> EmailMessage:
     if row.html:
         message.attach_alternative(row.html, "text/html")
     return message
+
+
+def _game_channel(row: Notification, now: datetime.datetime):
+    """A game's channel: every turn while it is still on, the start and the end."""
+    game = row.game
+    if game is None:
+        raise Skip("no game")
+    seats = list(game.seats.select_related("user").order_by("number"))
+    to_move, lines = [], []
+    if row.kind == Notification.Kind.TURN:
+        to_move = [s for s in seats if s.to_move and s.to_move_since == row.turn_since]
+        if game.status != Game.Status.ACTIVE or not to_move:
+            raise Skip("turn over")
+        state = replay.current_state(game)
+        log = game.engine.view(state, None).get("log") or []
+        names = _names(game)
+        upto = row.move_count or game.move_count
+        lines = [text.render(e, names) for e in log if e.get("move", 0) <= upto][-PING_LINES:]
+        if game.deadline:
+            context = {"deadline": game.deadline}
+            lines.append(render_to_string("notify/channel_deadline.txt", context).strip())
+        return notices.channel_post(row, to_move, lines, {})
+    result = game.result or {}
+    names = {s.number: s.user.name for s in seats}
+    context = {
+        "players": [s.user.name for s in seats],
+        "aborted": game.status == Game.Status.ABORTED,
+        "winners": [names.get(n, "?") for n in result.get("winners", [])],
+    }
+    if row.kind == Notification.Kind.GAME_STARTED:
+        to_move = [s for s in seats if s.to_move]
+    return notices.channel_post(row, to_move, lines, context)
 
 
 def _names(game: Game) -> dict[int, str]:
@@ -82,23 +158,21 @@ def _current_turn(row: Notification, now: datetime.datetime, check_seen: bool = 
         raise Skip("not to move")
     if row.turn_since is not None and seat.to_move_since != row.turn_since:
         raise Skip("turn over")
-    if check_seen and seat.last_seen and seat.last_seen > now - SEEN_RECENTLY:
+    looking = seat.last_seen and seat.last_seen > now - SEEN_RECENTLY
+    if check_seen and looking and not row.user.notify_at_once:
         # Looking at the game right now: tell them only if they leave it unmoved.
         raise Postpone(seat.last_seen + SEEN_RECENTLY)
     return seat
 
 
-def since_last_turn(game: Game, seat: int, move_count: int) -> list[str]:
-    """The log entries ``seat`` may see, from its last own move up to ``move_count``."""
+def since_last_turn(game: Game, seat: int, move_count: int, viewer: Any = "seat") -> list[str]:
+    """The log entries ``seat`` may see (or ``viewer``: None for what every seat and a
+    spectator may see), from its last own move up to ``move_count``."""
     # The current position (cached), never a replay from the first move: the
     # view is the recipient's own, so entries after ``move_count`` may show too.
     state = replay.current_state(game)
-    log = game.engine.view(state, seat).get("log") or []
-    moves = game.moves.filter(undone=False)
-    own = moves.filter(seat=seat, number__lte=_number_of(moves, move_count))
-    last_number = own.order_by("-number").values_list("number", flat=True).first()
-    # Log entries carry the count of moves in force when they were written.
-    last_own = moves.filter(number__lte=last_number).count() if last_number else 0
+    log = game.engine.view(state, seat if viewer == "seat" else viewer).get("log") or []
+    last_own = catchup.moves_before_turn(game, seat, move_count)
     names = _names(game)
     lines = [text.render(e, names) for e in log if e.get("move", 0) > last_own]
     if len(lines) > MAX_LOG_LINES:
@@ -106,35 +180,35 @@ def since_last_turn(game: Game, seat: int, move_count: int) -> list[str]:
     return lines
 
 
-def _number_of(moves, count: int) -> int:
-    """The number of the ``count``-th move in force (numbers skip undone moves)."""
-    if count <= 0:
-        return 0
-    return moves.order_by("number").values_list("number", flat=True)[count - 1 : count].first() or 0
+def replay_url(game: Game, seat: int, move_count: int) -> str:
+    """The page that steps through the others' moves since ``seat``'s last own move."""
+    since = catchup.moves_before_turn(game, seat, move_count)
+    return absolute(f"{reverse('game_replay', args=[game.pk])}?since={since}")
 
 
 def _turn(row: Notification, now: datetime.datetime) -> dict[str, Any]:
-    if not row.user.notify_turn:
-        raise Skip("turn e-mails off")
+    _mail_wanted(row, "notify_turn", "turn e-mails off")
     _current_turn(row, now)
     game = row.game
+    since = since_last_turn(game, row.seat, row.move_count or 0)
     return {
         "game": game,
-        "since": since_last_turn(game, row.seat, row.move_count or 0),
+        "since": since,
+        "replay_url": replay_url(game, row.seat, row.move_count or 0) if since else "",
         "deadline": game.deadline,
     }
 
 
 def _reminder(row: Notification, now: datetime.datetime) -> dict[str, Any]:
-    if not row.user.notify_reminder_hours:
-        raise Skip("reminders off")
+    _mail_wanted(row, "notify_reminder_hours", "reminders off")
     seat = _current_turn(row, now)
+    if practice.is_practice(row.game):
+        raise Skip("practice game")  # no nagging at leisure; the last warning still goes
     return {"game": row.game, "since": seat.to_move_since, "deadline": row.game.deadline}
 
 
 def _last_warning(row: Notification, now: datetime.datetime) -> dict[str, Any]:
-    if not row.user.notify_last_warning:
-        raise Skip("warnings off")
+    _mail_wanted(row, "notify_last_warning", "warnings off")
     _current_turn(row, now)
     if row.game.deadline is None or row.game.deadline <= now:
         raise Skip("no deadline")
@@ -146,8 +220,7 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     own mail (written in the same transaction) goes with this one, not after it.
     A turn kept for the daily digest stays there: the digest lists every game
     waiting for the player."""
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     if game.status != Game.Status.ACTIVE:
         # Held back (quiet hours) until the game was over: its end has a mail of its own.
@@ -159,6 +232,9 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
         turn = Notification.objects.filter(
             user=row.user,
             game=game,
+            channel=row.channel,
+            device=row.device,
+            webhook=row.webhook,
             kind=Notification.Kind.TURN,
             turn_since=mine.to_move_since,
             in_digest=False,
@@ -166,6 +242,8 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
             skipped="",
         )
         covers = [t.pk for t in _claim(turn, now)]
+    # A tournament's round starts with one game per entrant: this is its round mail.
+    competition = lookup.competition_of(game)
     return {
         "game": game,
         "players": [s.user.name for s in seats],
@@ -173,12 +251,13 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
         "my_turn": mine is not None,
         "deadline": game.deadline if mine is not None else None,
         "covers": covers,
+        "competition": competition,
+        "competition_url": absolute(competition.url) if competition else "",
     }
 
 
 def _game_finished(row: Notification, now: datetime.datetime) -> dict[str, Any]:
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     result = game.result or {}
     names = _names(game)
@@ -197,8 +276,7 @@ def _game_finished(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 
 
 def _stood_in(row: Notification, now: datetime.datetime) -> dict[str, Any]:
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     if game.status != Game.Status.ACTIVE or game.stood_in_seat(row.user) is None:
         raise Skip("seat taken back or game over")  # nothing left to tell
@@ -206,16 +284,14 @@ def _stood_in(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 
 
 def _seat_opened(row: Notification, now: datetime.datetime) -> dict[str, Any]:
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     return {"game": _check_game(row)}
 
 
 def _cancel_asked(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     """Who asks, as it stands when the mail goes: nothing once the request is
     withdrawn, the game over or the recipient agreed."""
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     if game.status != Game.Status.ACTIVE:
         raise Skip("game over")
@@ -230,8 +306,7 @@ def _cancel_asked(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 def _invited(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     """Only while the invitation can be answered: nothing once it is, or the game
     has started or gone."""
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     invitation = (
         Invitation.objects.filter(game=game, invitee=row.user).select_related("invited_by").first()
@@ -243,6 +318,8 @@ def _invited(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     if ChatMute.objects.filter(user=row.user, muted=invitation.invited_by_id).exists():
         # Anyone can invite anyone: a player muted for their words is not heard by mail.
         raise Skip("inviter muted")
+    if Block.objects.filter(blocker=row.user, blocked=invitation.invited_by_id).exists():
+        raise Skip("inviter blocked")  # blocked after the invitation was sent
     players = [s.user.name for s in game.seats.select_related("user").order_by("joined_at")]
     return {
         "game": game,
@@ -256,8 +333,7 @@ def _invited(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 
 def _rematch_offered(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     """Who has accepted so far, while the offer stands and the recipient has not answered."""
-    if not row.user.notify_game_end:
-        raise Skip("game e-mails off")
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     offer = Rematch.objects.filter(game=game).first()
     if offer is None or offer.status != Rematch.Status.PENDING or not rematch.is_open(game):
@@ -273,6 +349,73 @@ def _rematch_offered(row: Notification, now: datetime.datetime) -> dict[str, Any
     }
 
 
+def _mentioned(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    """The chat line, while it stands: not once a moderator hid it, nor from a player
+    the recipient muted. Only the mail quotes it: a push shows on a locked phone and a
+    webhook posts where others read, and a game's chat is for its players."""
+    _mail_wanted(row, "notify_mention", "mention e-mails off")
+    game = _check_game(row)
+    line = row.chat_message
+    if line is None or line.hidden:
+        raise Skip("chat line gone or hidden")
+    if ChatMute.objects.filter(user=row.user, muted=line.user_id).exists():
+        raise Skip("writer muted")
+    return {"game": game, "by": line.user.name, "line": line.text}
+
+
+def _premove_dropped(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    """Why the queued actions were not played, while the turn they were for is on and
+    the player has not dismissed the notice; the mail of that turn goes with this one."""
+    if not row.user.notify_turn:
+        raise Skip("turn e-mails off")
+    game = _check_game(row)
+    if game.status != Game.Status.ACTIVE:
+        raise Skip("game over")
+    queue = Premove.objects.filter(game=game, user=row.user, dropped__isnull=False).first()
+    if queue is None:
+        raise Skip("dismissed")
+    seat = game.seats.filter(number=row.seat, user=row.user).first()
+    if seat is None or not seat.to_move:
+        raise Skip("turn over")
+    turn = Notification.objects.filter(
+        user=row.user,
+        game=game,
+        kind=Notification.Kind.TURN,
+        turn_since=seat.to_move_since,
+        in_digest=False,
+        sent_at=None,
+        skipped="",
+    )
+    names = _names(game)
+    return {
+        "game": game,
+        "reason": text.render(queue.dropped, names),
+        "queued": [text.render(item["label"], names) for item in queue.actions],
+        "deadline": game.deadline,
+        "covers": [t.pk for t in _claim(turn, now)],
+    }
+
+
+def _agreement_asked(row: Notification, now: datetime.datetime) -> dict[str, Any]:
+    """The request as it stands when the mail goes: nothing once it is decided, lapsed
+    or answered by the recipient."""
+    _mail_wanted(row, "notify_game_end", "game e-mails off")
+    game = _check_game(row)
+    request = agreements.open_request(game)
+    if request is None or _ASKED[request.kind] != row.kind or agreements.lapsed(game, request, now):
+        raise Skip("decided")
+    if request.answers.filter(user=row.user).exists():
+        raise Skip("already answered")
+    return {"game": game, "agreement": request, "asked_by": request.asked_by.name}
+
+
+_ASKED = {
+    Request.Kind.PAUSE: Notification.Kind.PAUSE_ASKED,
+    Request.Kind.RESUME: Notification.Kind.RESUME_ASKED,
+    Request.Kind.TAKE_BACK: Notification.Kind.TAKE_BACK_ASKED,
+}
+
+
 _GAME_KINDS = {
     Notification.Kind.TURN: _turn,
     Notification.Kind.REMINDER: _reminder,
@@ -284,14 +427,19 @@ _GAME_KINDS = {
     Notification.Kind.CANCEL_ASKED: _cancel_asked,
     Notification.Kind.INVITED: _invited,
     Notification.Kind.REMATCH_OFFERED: _rematch_offered,
+    Notification.Kind.MENTIONED: _mentioned,
+    Notification.Kind.PREMOVE_DROPPED: _premove_dropped,
+    Notification.Kind.PAUSE_ASKED: _agreement_asked,
+    Notification.Kind.RESUME_ASKED: _agreement_asked,
+    Notification.Kind.TAKE_BACK_ASKED: _agreement_asked,
 }
 
 
 def _claim(rows, now: datetime.datetime):
     """The rows this worker claims for the mail it composes (marked sent with it)."""
-    unclaimed = Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_TIMEOUT)
-    for found in rows.filter(unclaimed):
-        if Notification.objects.filter(unclaimed, pk=found.pk).update(claimed_at=now) == 1:
+    free = unclaimed(now)
+    for found in rows.filter(free):
+        if Notification.objects.filter(free, pk=found.pk).update(claimed_at=now) == 1:
             yield found
 
 
@@ -299,13 +447,19 @@ def _digest(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, li
     """One e-mail for the turns collected since the last digest."""
     user = row.user
     waiting = Notification.objects.filter(
-        user=user, in_digest=True, sent_at=None, skipped="", due_at__lte=now
+        user=user,
+        channel=row.channel,
+        device=row.device,
+        webhook=row.webhook,
+        in_digest=True,
+        sent_at=None,
+        skipped="",
+        due_at__lte=now,
     ).select_related("game", "user")
     games, covered = [], []
     for turn in _claim(waiting.order_by("due_at", "pk"), now):
         try:
-            if not user.notify_turn:
-                raise Skip("turn e-mails off")
+            _mail_wanted(turn, "notify_turn", "turn e-mails off")
             _current_turn(turn, now, check_seen=False)
         except Skip as reason:
             Notification.objects.filter(pk=turn.pk).update(skipped=str(reason))
@@ -315,11 +469,14 @@ def _digest(row: Notification, now: datetime.datetime) -> tuple[EmailMessage, li
             games.append(
                 {
                     "game": turn.game,
-                    "url": links(user, "digest", turn.game)["game_url"],
+                    "url": signin.url(user, turn.game),
                     "since": since_last_turn(turn.game, turn.seat, turn.game.move_count),
                 }
             )
     if not games:
         raise Skip("nothing waiting")
     context = {"user": user, "games": games, **links(user, "digest")}
+    if row.channel != Channel.EMAIL:
+        lines = [g["game"].named for g in games]
+        return pings.message(row, context, lines), covered
     return make_message("digest", row.address, context), covered

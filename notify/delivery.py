@@ -1,5 +1,6 @@
-"""Sending outbox rows: claim one, compose its mail at send time, send it, and
-record what happened (sent, skipped, postponed, failed and retried with backoff)."""
+"""Sending outbox rows: claim one, compose its message at send time (an e-mail, a push
+or a webhook post), send it, and record what happened (sent, skipped, postponed,
+failed and retried with backoff)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import logging
 
 from django.utils import timezone
 
+from . import push
 from .compose import compose
-from .models import Notification
+from .models import INTERRUPTED, Notification
 from .outbox import Postpone, Skip, backoff, claim, claimable
 
 logger = logging.getLogger(__name__)
@@ -20,7 +22,11 @@ def deliver(pk: int) -> str:
     now = timezone.now()
     if not claim(pk, now):
         return "not claimed"
-    row = Notification.objects.select_related("user", "game").get(pk=pk)
+    row = Notification.objects.select_related("user", "game", "device", "webhook").get(pk=pk)
+    if row.sending_at is not None:
+        # Its worker died after connecting: the receiver may have it. Never twice.
+        Notification.objects.filter(pk=pk, claimed_at=now).update(skipped=INTERRUPTED)
+        return "interrupted"
     bundled: list[int] = []
     try:
         message, bundled = compose(row, now)
@@ -35,7 +41,17 @@ def deliver(pk: int) -> str:
         _failed(row, now, error)
         return "failed"
     try:
-        message.send()
+        if row.channel == Notification.Channel.EMAIL:
+            message.send()
+        else:
+            message.send(on_connected=lambda: _sending(pk, now))
+    except (Skip, push.Gone, push.Rejected) as reason:
+        # Nothing to retry: the device is gone, or its push service refuses this for good.
+        Notification.objects.filter(pk=pk).update(
+            skipped=str(reason)[:100] or "skipped", sending_at=None
+        )
+        Notification.objects.filter(pk__in=bundled).update(claimed_at=None)
+        return "skipped"
     except Exception as error:
         logger.warning("could not send notification %s: %s", pk, error)
         _failed(row, now, error)
@@ -52,10 +68,15 @@ def deliver(pk: int) -> str:
     return "sent"
 
 
+def _sending(pk: int, claimed_at: datetime.datetime) -> None:
+    Notification.objects.filter(pk=pk, claimed_at=claimed_at).update(sending_at=timezone.now())
+
+
 def _failed(row: Notification, now: datetime.datetime, error: Exception) -> None:
     attempts = row.attempts + 1
     Notification.objects.filter(pk=row.pk).update(
         claimed_at=None,
+        sending_at=None,
         attempts=attempts,
         next_attempt_at=now + backoff(attempts),
         last_error=f"{type(error).__name__}: {error}"[:2000],

@@ -28,6 +28,11 @@ UNSUBSCRIBE = {
     "cancel_asked": ("notify_game_end", False),
     "invited": ("notify_game_end", False),
     "rematch_offered": ("notify_game_end", False),
+    "mentioned": ("notify_mention", False),
+    "premove_dropped": ("notify_turn", False),
+    "pause_asked": ("notify_game_end", False),
+    "resume_asked": ("notify_game_end", False),
+    "take_back_asked": ("notify_game_end", False),
 }
 
 

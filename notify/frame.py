@@ -5,14 +5,22 @@ from __future__ import annotations
 
 from games import extend
 
+from .compose import SEEN_RECENTLY
 from .models import Mute
 
 
 def _mute_form(context) -> dict | None:
+    """The game's mail switch, and when the turn mail comes (the viewer's row, which
+    holds their choice, is in the page's key)."""
     if context["page"].viewer is None:  # only a player gets mail about the game
         return None
     user, game = context["request"].user, context["game"]
-    return {"muted": Mute.objects.filter(user=user, game=game).exists()}
+    return {
+        "muted": Mute.objects.filter(user=user, game=game).exists(),
+        "turn_mail": user.notify_turn,
+        "at_once": user.notify_at_once,
+        "wait_minutes": int(SEEN_RECENTLY.total_seconds() // 60),
+    }
 
 
 def register() -> None:

@@ -12,6 +12,7 @@ import datetime
 import logging
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -27,8 +28,26 @@ logger = logging.getLogger(__name__)
 # (an eager task, as in the tests and ``make run``, runs in this process).
 DELIVER_TASK = "notify.tasks.deliver"
 
-# A claim older than this belongs to a worker that died while sending.
+# A claim older than this belongs to a worker that died while sending. A push or a
+# webhook post gives up after a few seconds (settings.PING_TIMEOUT), so its claim
+# expires sooner (settings.PING_CLAIM_TIMEOUT): a killed worker's ping goes soon.
 CLAIM_TIMEOUT = datetime.timedelta(minutes=10)
+
+
+def ping_claim_timeout() -> datetime.timedelta:
+    return datetime.timedelta(seconds=settings.PING_CLAIM_TIMEOUT)
+
+
+def unclaimed(now: datetime.datetime) -> Q:
+    """Rows nobody holds: never claimed, or claimed by a worker that died."""
+    email = Q(channel=Notification.Channel.EMAIL)
+    return (
+        Q(claimed_at=None)
+        | (email & Q(claimed_at__lt=now - CLAIM_TIMEOUT))
+        | (~email & Q(claimed_at__lt=now - ping_claim_timeout()))
+    )
+
+
 MAX_BACKOFF = datetime.timedelta(hours=6)
 
 
@@ -47,11 +66,15 @@ class Postpone(Exception):
 def queue(
     *,
     kind: str,
-    address: str,
     dedupe_key: str,
+    address: str = "",
+    channel: str = Notification.Channel.EMAIL,
+    device=None,
+    webhook=None,
     user=None,
     game=None,
     seat: int | None = None,
+    chat_message=None,
     move_count: int | None = None,
     turn_since: datetime.datetime | None = None,
     due_at: datetime.datetime | None = None,
@@ -66,10 +89,14 @@ def queue(
         dedupe_key=dedupe_key,
         defaults={
             "kind": kind,
+            "channel": channel,
             "address": address,
+            "device": device,
+            "webhook": webhook,
             "user": user,
             "game": game,
             "seat": seat,
+            "chat_message": chat_message,
             "move_count": move_count,
             "turn_since": turn_since,
             "due_at": due_at or now,
@@ -82,6 +109,35 @@ def queue(
     if created and not in_digest and row.due_at <= now:
         transaction.on_commit(lambda: enqueue(row.pk))
     return row
+
+
+def queue_turn(row: dict, user, prefix: str, key: str, quiet: bool, digest: bool) -> None:
+    """A turn's row on one channel (``prefix`` names it: "" for e-mail), at the end of
+    the quiet hours if the channel follows them, or kept for the channel's daily
+    digest if it follows the digest and the player has one."""
+    if not digest or user.digest_hour is None:
+        queue(
+            **row,
+            kind=Notification.Kind.TURN,
+            dedupe_key=prefix + key,
+            due_at=due_time(user, quiet),
+        )
+        return
+    at = schedule.next_digest(user)
+    channel = {k: row[k] for k in ("channel", "address", "device", "webhook") if k in row}
+    for _ in range(2):
+        found = queue(
+            **channel,
+            kind=Notification.Kind.DIGEST,
+            user=user,
+            due_at=at,
+            dedupe_key=f"{prefix}digest:{user.pk}:{at.date().isoformat()}",
+        )
+        if found.claimed_at is None and found.sent_at is None and not found.skipped:
+            break
+        # Today's digest is going or gone: this turn waits for tomorrow's.
+        at = schedule.next_digest(user, at + datetime.timedelta(hours=1))
+    queue(**row, kind=Notification.Kind.TURN, dedupe_key=prefix + key, due_at=at, in_digest=True)
 
 
 def enqueue(pk: int) -> None:
@@ -97,7 +153,7 @@ def claimable(now: datetime.datetime):
     return (
         Notification.objects.filter(sent_at=None, skipped="", due_at__lte=now)
         .filter(Q(next_attempt_at=None) | Q(next_attempt_at__lte=now))
-        .filter(Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_TIMEOUT))
+        .filter(unclaimed(now))
     )
 
 
@@ -110,29 +166,49 @@ def backoff(attempts: int) -> datetime.timedelta:
 
 
 def reschedule(user, now: datetime.datetime | None = None) -> int:
-    """Move ``user``'s waiting mail to the times their settings give now (quiet
-    hours, digest hour or time zone changed); returns how many mails go sooner.
+    """Move ``user``'s waiting messages to the times their settings give now (quiet
+    hours, digest hour or time zone changed, or a channel's choice of them); returns
+    how many go sooner. Each channel is rescheduled on its own: the e-mail, each push
+    device and each webhook, after the quiet hours and digest it follows.
 
-    Mail held by quiet hours goes when the new ones end, or at once without
+    A message held by quiet hours goes when the new ones end, or at once without
     them. It never goes later than it was due: a last warning is timed to
     arrive while it is of use. Turns kept for the daily digest wait for the
-    new digest hour, or, with the digest turned off, go as turn mails of their own.
+    new digest hour, or, with the digest turned off, go as messages of their own.
     """
     now = now or timezone.now()
     waiting = Notification.objects.filter(user=user, sent_at=None, skipped="", claimed_at=None)
-    digest = Notification.Kind.DIGEST
-    soon = schedule.send_time(user, now)
-    mail = waiting.exclude(kind__in=[digest, Notification.Kind.RAW])
-    if user.digest_hour is None:
-        waiting.filter(kind=digest).update(skipped="digest turned off")
+    email = Notification.Channel.EMAIL
+    freed = _reschedule(waiting.filter(channel=email), user, True, True, now)
+    for device in user.push_devices.all():
+        rows = waiting.filter(channel=Notification.Channel.PUSH, device=device)
+        freed += _reschedule(rows, user, device.quiet_hours, device.digest, now)
+    for hook in user.webhooks.filter(game=None):
+        rows = waiting.filter(channel=Notification.Channel.WEBHOOK, webhook=hook)
+        freed += _reschedule(rows, user, hook.quiet_hours, hook.digest, now)
+    return freed
+
+
+def due_time(user, quiet: bool, now: datetime.datetime | None = None) -> datetime.datetime:
+    """Now, or the end of the user's quiet hours for a channel that follows them."""
+    now = now or timezone.now()
+    return schedule.send_time(user, now) if quiet else now
+
+
+def _reschedule(waiting, user, quiet: bool, digest: bool, now: datetime.datetime) -> int:
+    kind = Notification.Kind
+    soon = due_time(user, quiet, now)
+    messages = waiting.exclude(kind__in=[kind.DIGEST, kind.RAW, kind.TEST])
+    if user.digest_hour is None or not digest:
+        waiting.filter(kind=kind.DIGEST).update(skipped="digest turned off")
         freed = list(
-            mail.filter(Q(in_digest=True) | Q(due_at__gt=soon)).values_list("pk", flat=True)
+            messages.filter(Q(in_digest=True) | Q(due_at__gt=soon)).values_list("pk", flat=True)
         )
     else:
         at = schedule.next_digest(user, now)
-        waiting.filter(Q(kind=digest) | Q(in_digest=True)).update(due_at=at)
-        freed = list(mail.filter(in_digest=False, due_at__gt=soon).values_list("pk", flat=True))
-    mail.filter(pk__in=freed).update(in_digest=False, due_at=soon)
+        waiting.filter(Q(kind=kind.DIGEST) | Q(in_digest=True)).update(due_at=at)
+        freed = list(messages.filter(in_digest=False, due_at__gt=soon).values_list("pk", flat=True))
+    messages.filter(pk__in=freed).update(in_digest=False, due_at=soon)
     if soon <= now:
         for pk in freed:
             transaction.on_commit(lambda pk=pk: enqueue(pk))

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import datetime
+import re
 
 from django.dispatch import receiver
 
+from agreements import signals as agreement_signals
+from agreements.models import Request
 from games import signals
 from games.models import Game
 
-from . import outbox, schedule
+from . import outbox, pings, practice, schedule
 from .away import on_vacation_here
 from .models import Notification
 
@@ -20,47 +22,45 @@ def _wants_mail(user) -> bool:
 
 @receiver(signals.turn_started)
 def turn_started(sender, game: Game, seats, move_count: int, **kwargs) -> None:
+    if practice.is_practice(game):
+        return  # the player is looking at it (notify.practice)
+    known, channel = pings.endpoints_of_turn(game, [seat.user for seat in seats])
     for seat in seats:
         user = seat.user
-        if not _wants_mail(user) or not user.notify_turn or on_vacation_here(user, game):
+        if on_vacation_here(user, game):
             continue
+        key = f"turn:{game.pk}:{seat.number}:{move_count}"
         row = {
-            "kind": Notification.Kind.TURN,
-            "address": user.email,
             "user": user,
             "game": game,
             "seat": seat.number,
             "move_count": move_count,
             "turn_since": seat.to_move_since,
-            "dedupe_key": f"turn:{game.pk}:{seat.number}:{move_count}",
         }
-        if user.digest_hour is None:
-            outbox.queue(**row, due_at=schedule.send_time(user))
-            continue
-        at = schedule.next_digest(user)
-        for _ in range(2):
-            digest = outbox.queue(
-                kind=Notification.Kind.DIGEST,
-                address=user.email,
-                user=user,
-                due_at=at,
-                dedupe_key=f"digest:{user.pk}:{at.date().isoformat()}",
-            )
-            if digest.claimed_at is None and digest.sent_at is None and not digest.skipped:
-                break
-            # Today's digest is going or gone: this turn waits for tomorrow's.
-            at = schedule.next_digest(user, at + datetime.timedelta(hours=1))
-        outbox.queue(**row, due_at=at, in_digest=True)
+        if _wants_mail(user) and user.notify_turn:
+            email = {**row, "address": user.email}
+            outbox.queue_turn(email, user, "", key, quiet=True, digest=True)
+        pings.queue_for(user, Notification.Kind.TURN, key, known=known[user.pk], **row)
+    if seats and channel is not None:
+        since = seats[0].to_move_since
+        key = f"turn:{game.pk}:{move_count}"
+        pings.queue_game_channel(game, Notification.Kind.TURN, key, hook=channel, turn_since=since)
 
 
 @receiver(signals.game_started)
 def game_started(sender, game: Game, **kwargs) -> None:
+    if practice.is_practice(game):
+        return  # its creator started it and looks at it (notify.practice)
     _to_all(game, Notification.Kind.GAME_STARTED, "started")
+    pings.queue_game_channel(game, Notification.Kind.GAME_STARTED, f"started:{game.pk}")
 
 
 @receiver(signals.game_finished)
 def game_finished(sender, game: Game, **kwargs) -> None:
+    if practice.is_practice(game) and not practice.end_is_news(game):
+        return  # the player saw the end they played (notify.practice)
     _to_all(game, Notification.Kind.GAME_FINISHED, "finished")
+    pings.queue_game_channel(game, Notification.Kind.GAME_FINISHED, f"finished:{game.pk}")
 
 
 @receiver(signals.seat_stood_in)
@@ -86,6 +86,41 @@ def cancel_asked(sender, game: Game, user, vote: int, **kwargs) -> None:
         if seat.user_id != user.pk and not seat.user.is_bot:
             key = f"cancel_asked:{game.pk}:{seat.user_id}:{vote}"
             _game_news(Notification.Kind.CANCEL_ASKED, game, seat.number, seat.user, key)
+
+
+@receiver(signals.premove_dropped)
+def premove_dropped(sender, game: Game, seat: int, user, **kwargs) -> None:
+    # The turn came and the queued actions were not played: as urgent as the turn,
+    # whose mail this one stands in for (notify.compose).
+    if user is None or not _wants_mail(user) or not user.notify_turn:
+        return
+    outbox.queue(
+        kind=Notification.Kind.PREMOVE_DROPPED,
+        address=user.email,
+        user=user,
+        game=game,
+        seat=seat,
+        move_count=game.move_count,
+        due_at=schedule.send_time(user),
+        dedupe_key=f"premove_dropped:{game.pk}:{user.pk}:{game.move_count}",
+    )
+
+
+_ASKED_KINDS = {
+    Request.Kind.PAUSE: Notification.Kind.PAUSE_ASKED,
+    Request.Kind.RESUME: Notification.Kind.RESUME_ASKED,
+    Request.Kind.TAKE_BACK: Notification.Kind.TAKE_BACK_ASKED,
+}
+
+
+@receiver(agreement_signals.asked)
+def agreement_asked(sender, game: Game, request, **kwargs) -> None:
+    # Nothing happens until everyone agrees: the others hear of it without opening the
+    # game. A computer never answers, and the player a computer stands in for has no say.
+    for seat in game.seats.select_related("user"):
+        if seat.user_id != request.asked_by_id and not seat.user.is_bot:
+            key = f"{request.kind}_asked:{request.pk}:{seat.user_id}"
+            _game_news(_ASKED_KINDS[request.kind], game, seat.number, seat.user, key)
 
 
 @receiver(signals.invited)
@@ -116,20 +151,48 @@ def rematch_offered(sender, game: Game, user, rematch: int, **kwargs) -> None:
             _game_news(Notification.Kind.REMATCH_OFFERED, game, seat.number, person, key)
 
 
-def _game_news(kind: str, game: Game, number: int | None, user, dedupe_key: str) -> None:
-    """One player's mail about ``game``, governed by the game e-mails setting."""
-    if not _wants_mail(user) or not user.notify_game_end:
-        return
-    outbox.queue(
-        kind=kind,
-        address=user.email,
-        user=user,
-        game=game,
-        seat=number,
-        move_count=game.move_count,
-        due_at=schedule.send_time(user),
-        dedupe_key=dedupe_key,
+@receiver(signals.chat_posted)
+def chat_posted(sender, game: Game, message, **kwargs) -> None:
+    # A player named with @ in a game's chat hears of it; the writer does not.
+    for seat in game.seats.select_related("user"):
+        person = seat.user
+        if person.pk == message.user_id or person.is_bot or not mentions(message.text, person):
+            continue
+        key = f"mentioned:{message.pk}:{person.pk}"
+        row = {"user": person, "game": game, "seat": seat.number, "chat_message": message}
+        if _wants_mail(person) and person.notify_mention:
+            due = schedule.send_time(person)
+            outbox.queue(
+                **row,
+                kind=Notification.Kind.MENTIONED,
+                address=person.email,
+                due_at=due,
+                dedupe_key=key,
+            )
+        pings.queue_for(person, Notification.Kind.MENTIONED, key, **row)
+
+
+def mentions(text: str, user) -> bool:
+    """Whether ``text`` names ``user`` with an @ (by user name or display name)."""
+    names = {user.username, user.display_name} - {""}
+    return any(
+        re.search(rf"(?<![\w@])@{re.escape(name)}(?![\w])", text, re.IGNORECASE) for name in names
     )
+
+
+def _game_news(kind: str, game: Game, number: int | None, user, dedupe_key: str) -> None:
+    """One player's news about ``game``: the mail, governed by the game e-mails setting,
+    and their devices and webhooks, by their own choice of events."""
+    row = {"user": user, "game": game, "seat": number, "move_count": game.move_count}
+    if _wants_mail(user) and user.notify_game_end:
+        outbox.queue(
+            **row,
+            kind=kind,
+            address=user.email,
+            due_at=schedule.send_time(user),
+            dedupe_key=dedupe_key,
+        )
+    pings.queue_for(user, kind, dedupe_key, **row)
 
 
 def _to_all(game: Game, kind: str, key: str) -> None:

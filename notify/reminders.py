@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.models import Game, Seat
 
-from . import outbox, schedule
+from . import outbox, pings, schedule
 from .away import on_vacation_here
 from .models import Notification
 
@@ -52,23 +52,25 @@ def queue_reminders(now: datetime.datetime | None = None) -> int:
     )
     new = 0
     for key, (kind, seat) in wanted.items():
-        if key in known or not seat.user.email or on_vacation_here(seat.user, seat.game):
+        user, game = seat.user, seat.game
+        if on_vacation_here(user, game):
             continue
-        due = schedule.send_time(seat.user, now)
-        if kind == Notification.Kind.LAST_WARNING and due > seat.game.deadline - WARNING_MARGIN:
-            # Held by quiet hours it would come too late to be of use: send it now.
-            due = now
+        row = {
+            "user": user,
+            "game": game,
+            "seat": seat.number,
+            "move_count": game.move_count,
+            "turn_since": seat.to_move_since,
+        }
+        # Held by quiet hours it would come too late to be of use: it goes now.
+        urgent = game.deadline - WARNING_MARGIN if kind == Notification.Kind.LAST_WARNING else None
         with transaction.atomic():
-            outbox.queue(
-                kind=kind,
-                address=seat.user.email,
-                user=seat.user,
-                game=seat.game,
-                seat=seat.number,
-                move_count=seat.game.move_count,
-                turn_since=seat.to_move_since,
-                due_at=due,
-                dedupe_key=key,
-            )
-        new += 1
+            if key not in known and user.email:
+                due = schedule.send_time(user, now)
+                if urgent is not None and due > urgent:
+                    due = now
+                outbox.queue(**row, kind=kind, address=user.email, due_at=due, dedupe_key=key)
+                new += 1
+            # Each device and webhook once per turn too (their keys start with theirs).
+            pings.queue_for(user, kind, key, now=now, urgent_before=urgent, **row)
     return new

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from . import delivery, reminders
+from . import delivery, reminders, signin
 
 
 @shared_task(ignore_result=True)
@@ -17,4 +17,5 @@ def drain() -> dict:
 
 @shared_task(ignore_result=True)
 def remind() -> int:
+    signin.prune()  # nonces of sign-in links that have expired anyway
     return reminders.queue_reminders()

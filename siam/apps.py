@@ -6,9 +6,11 @@ class SiamConfig(AppConfig):
     verbose_name = "King of Siam"
 
     def ready(self):
-        from games import registry
+        from games import jinja, registry
 
+        from . import lessons, scores
         from .engine import ENGINE
+        from .template_globals import GLOBALS
 
         registry.register(
             ENGINE,
@@ -16,4 +18,8 @@ class SiamConfig(AppConfig):
             rules_url_name="siam_rules",
             stylesheet="siam/board.css",
             shows_result=True,
+            points=scores.points,
+            points_label=scores.POINTS_LABEL,
+            lesson=lessons.lesson,
         )
+        jinja.add_globals(**GLOBALS)

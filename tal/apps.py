@@ -6,14 +6,22 @@ class TalConfig(AppConfig):
     verbose_name = "Tal der Könige"
 
     def ready(self):
-        from games import registry
+        from games import jinja, registry
 
-        from .engine import ENGINE
+        from . import lessons, scores
+        from .engine import ENGINE, ENGINE_V1
+        from .template_globals import GLOBALS
 
-        registry.register(
-            ENGINE,
-            board_template="tal/board.html",
-            rules_url_name="tal_rules",
-            stylesheet="tal/board.css",
-            shows_result=True,
-        )
+        # The games started before ruling 19 go on (and replay) by rules version 1.
+        for engine in (ENGINE_V1, ENGINE):
+            registry.register(
+                engine,
+                board_template="tal/board.html",
+                rules_url_name="tal_rules",
+                stylesheet="tal/board.css",
+                shows_result=True,
+                points=scores.points,
+                points_label=scores.POINTS_LABEL,
+                lesson=lessons.lesson,
+            )
+        jinja.add_globals(**GLOBALS)

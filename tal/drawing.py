@@ -28,6 +28,11 @@ STONE_LOOK = {
 }
 
 
+# How far below a target's middle the baseline of its large number lies (the whole
+# valley on a phone, board.css): half the height of a digit at that size.
+WHOLE_NUMBER_DROP = 15
+
+
 def node_point(node: str) -> tuple[int, int]:
     """The middle of a field, or the first figure place of an area."""
     if B.is_field(node):
@@ -191,6 +196,9 @@ def draw(
         if over:
             over_numbers.add(t["left"])
         tx, ty = x + size - 3, y + 13
+        # an area's number as the whole valley on a phone shows it: large, in the middle
+        # of the free row (a field's is drawn with the field, valley.py)
+        wx, wy = x + size // 2, y + height - 6
         if height:
             ty = y + height - 8  # areas: the number in the free row
         return {
@@ -201,6 +209,8 @@ def draw(
             "height": height,
             "tx": tx,
             "ty": ty,
+            "wx": wx,
+            "wy": wy,
             "over": over,
         }
 
@@ -401,6 +411,9 @@ def draw(
         "height": L.HEIGHT,
         "outline": L.points([L.APEX, L.RIGHT, L.LEFT]),
         "sites_out": any(not s["in_play"] for s in sites),
+        # A game started under rules version 1 still lets figures stand on the fields of
+        # sites out of play (ruling 19 of tal.engine): the legend says what for.
+        "targets_out": any(f["target"] for s in sites if not s["in_play"] for f in s["fields"]),
         "inner": L.points([L.MID_L, L.MID_R, L.MID_B]),
         "stone": L.STONE,
         "stone_mid": L.STONE / 2,
@@ -412,6 +425,7 @@ def draw(
             {**colour_info(c), "fill": STONE_LOOK[c][0], "ink": STONE_LOOK[c][1]} for c in B.COLOURS
         ],
         "field": L.FIELD,
+        "whole_drop": WHOLE_NUMBER_DROP,
         # a level's empty positions are drawn as one block (page weight)
         "empty_levels": [
             {

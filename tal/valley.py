@@ -56,16 +56,17 @@ def _plain(message: str) -> str:
     return _(message) if memo is None else word_in(memo, message)
 
 
-def render(b: dict[str, Any], board_url: str) -> SafeString:
-    """The ``<svg>`` of the valley for the board ``b`` (``tal.board.build``)."""
+def render(b: dict[str, Any], board_url: str, act_url: str = "act") -> SafeString:
+    """The ``<svg>`` of the valley for the board ``b`` (``tal.board.build``); its actions
+    post to ``act_url`` (the game's, relative to its page, or the planning board's)."""
     token = _WORDS.set(words_memo())
     try:
-        return _render(b, board_url)
+        return _render(b, board_url, act_url)
     finally:
         _WORDS.reset(token)
 
 
-def _render(b: dict[str, Any], board_url: str) -> SafeString:
+def _render(b: dict[str, Any], board_url: str, act_url: str) -> SafeString:
     d = b["d"]
     out: list[str] = []
     w = out.append
@@ -103,10 +104,10 @@ def _render(b: dict[str, Any], board_url: str) -> SafeString:
         )
     _pharaoh(d["pharaoh"], w)
     for s in d["sites"]:
-        _site(s, d, board_url, w)
+        _site(s, d, board_url, act_url, w)
     for a in d["areas"]:
         if a["target"]:
-            _target(a["target"], d, w)
+            _target(a["target"], d, act_url, w)
         for t in a["tokens"]:
             _token(t, board_url, w)
     for p in d["arrows"]:
@@ -137,11 +138,20 @@ def _defs(d: dict[str, Any], w: Any) -> None:
         for ch, x, y in letters["letters"]:
             w(f'<text x="{_e(x)}" y="{_e(y)}">{_e(ch)}</text>')
         w("</g>")
+    # Each number twice: small in the field's corner, and large in its middle (.valley-n:
+    # a selector of its own, matched in the <use>'s copy as no descendant selector is) for
+    # the whole valley on a phone (board.css). What a <use> shows is switched by what it
+    # passes on: its font-size (the large number has none of its own: 0 hides it) and
+    # its visibility (hidden there for the small number; the field and the large number
+    # keep their own).
+    half = d["field"] // 2
+    big = f'<text class="valley-n" x="{_e(half)}" y="{_e(half + d["whole_drop"])}">'
     for n in d["step_numbers"]:
         w(
-            f'<g id="n{_e(n)}" class="tgt-field"><use href="#tf"/><text x="{_e(d["field"] - 3)}" '
-            'y="13" font-size="13" font-weight="bold" fill="#0b57d0" text-anchor="end" '
-            f'stroke="#fff" stroke-width="3" paint-order="stroke">{_e(n)}</text></g>'
+            f'<g id="n{_e(n)}" class="tgt-field"><use href="#tf" visibility="visible"/>'
+            f'<text x="{_e(d["field"] - 3)}" y="13" font-size="13" font-weight="bold" '
+            'fill="#0b57d0" text-anchor="end" stroke="#fff" stroke-width="3" '
+            f'paint-order="stroke">{_e(n)}</text>{big}{_e(n)}</text></g>'
         )
     # A target over a figure: its number in a badge on the field's top edge, off the
     # figure, which stays readable under the target; the badge keeps (nearly) within
@@ -149,7 +159,8 @@ def _defs(d: dict[str, Any], w: Any) -> None:
     bx = _e(d["field"] - 5)
     for n in d["over_numbers"]:
         w(
-            f'<g id="o{_e(n)}"><use href="#tf" fill="#cfdcf3" fill-opacity="0.15"/>'
+            f'<g id="o{_e(n)}"><use href="#tf" fill="#cfdcf3" fill-opacity="0.15" '
+            f'visibility="visible"/>{big}{_e(n)}</text>'
             f'<circle cx="{bx}" cy="-2" r="8" fill="#fff" stroke-width="2" '
             f'stroke-dasharray="none"/><text x="{bx}" y="2.5" font-size="12" font-weight="bold" '
             f'fill="#0b57d0" stroke="none" text-anchor="middle">{_e(n)}</text></g>'
@@ -198,7 +209,7 @@ def _pharaoh(ph: dict[str, Any], w: Any) -> None:
     w(f'<text x="{_e(ph["x"])}" y="{_e(ph["y"])}" class="ph-label">{text}</text></g>')
 
 
-def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
+def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, act_url: str, w: Any) -> None:
     classes = f"site {_e(s['size'])}"
     if not s["in_play"]:
         classes += " out"
@@ -229,7 +240,7 @@ def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
     w('<g class="fld">')
     for f in s["fields"]:
         if f["target"] and not f["token"]:
-            _target(f["target"], d, w)
+            _target(f["target"], d, act_url, w)
         else:
             w(f'<use href="#tf" x="{_e(f["x"])}" y="{_e(f["y"])}"/>')
     w("</g>")
@@ -239,7 +250,7 @@ def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
             _token(f["token"], board_url, w)
     for f in s["fields"]:
         if f["token"] and f["target"]:
-            _target(f["target"], d, w)
+            _target(f["target"], d, act_url, w)
     nx, ny = s["nx"], s["ny"]
     if s["in_play"]:
         chosen = (d["build_choice"] or {}).get("key")
@@ -249,7 +260,8 @@ def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
                 if k["steal"]:
                     steal = k["steal"]
                     w(
-                        f'<a class="act steal" href="#ta{_e(steal["index"])}" hx-post="act" '
+                        f'<a class="act steal" href="#ta{_e(steal["index"])}" '
+                        f'hx-post="{_e(act_url)}" '
                         f"hx-vals='{_e(steal['av'])}' aria-label=\"{_e(steal['label'])}\">"
                     )
                     _stone(k, chosen, w)
@@ -284,7 +296,7 @@ def _site(s: dict[str, Any], d: dict[str, Any], board_url: str, w: Any) -> None:
             t = s["takeover"]
             label = _plain("Take over")  # outside the f-string, where xgettext finds it
             w(
-                f'<a class="act takeover" href="#ta{_e(t["index"])}" hx-post="act" '
+                f'<a class="act takeover" href="#ta{_e(t["index"])}" hx-post="{_e(act_url)}" '
                 f"hx-vals='{_e(t['av'])}' aria-label=\"{_e(t['label'])}\">"
                 f'<rect x="{_e(x)}" y="{_e(y - 26)}" width="{_e(s["w"])}" height="22" rx="6"/>'
                 f'<text x="{_e(x + 6)}" y="{_e(y - 10)}">{label}</text></a>'
@@ -335,18 +347,21 @@ def _token(t: dict[str, Any], board_url: str, w: Any) -> None:
         )
 
 
-def _target(t: dict[str, Any], d: dict[str, Any], w: Any) -> None:
+def _target(t: dict[str, Any], d: dict[str, Any], act_url: str, w: Any) -> None:
     label = _t("to %(to)s, %(n)s left", to=t["action"]["to"], n=t["left"])
     w(
-        f'<a class="tgt" href="#ta{_e(t["index"])}" hx-post="act" hx-vals=\'{_e(t["av"])}\' '
+        f'<a class="tgt" href="#ta{_e(t["index"])}" hx-post="{_e(act_url)}" '
+        f"hx-vals='{_e(t['av'])}' "
         f'aria-label="{label}">'
     )
     x, y, size, left = _e(t["x"]), _e(t["y"]), _e(t["size"]), _e(t["left"])
     if t["size"] > d["field"]:
         w(
             f'<rect x="{x}" y="{y}" width="{size}" height="{_e(t["height"])}" rx="5"/>'
-            f'<text x="{_e(t["tx"])}" y="{_e(t["ty"])}">{left}</text>'
+            f'<text class="tn" x="{_e(t["tx"])}" y="{_e(t["ty"])}">{left}</text>'
         )
+        # the number as the whole valley on a phone shows it (board.css)
+        w(f'<text class="wn" x="{_e(t["wx"])}" y="{_e(t["wy"])}">{left}</text>')
     elif t["over"]:
         w(f'<use href="#o{left}" x="{x}" y="{y}"/>')
     else:

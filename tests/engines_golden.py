@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from enginekit import IllegalAction  # noqa: E402
 from siam.engine import ENGINE as SIAM  # noqa: E402
 from tal.engine import ENGINE as TAL  # noqa: E402
+from tal.engine import ENGINE_V1 as TAL_V1  # noqa: E402
 
 FIXTURE = Path(__file__).parent / "fixtures" / "engines_golden.json"
 
@@ -47,11 +48,15 @@ def cases() -> list[tuple[str, str, int, dict[str, Any], int, int | None]]:
             for seed in (1, 2):
                 out.append((f"siam-{map_id}-{players}p-{seed}", "siam", players,
                             {"map": map_id}, seed, None))  # fmt: skip
+    # "tal": rules version 1, as the record was first taken (games started before ruling
+    # 19 replay by it); "tal2": the current rules, where they differ (2 and 3 players).
     for variant, options in TAL_VARIANTS.items():
         for players in (2, 3, 4):
             full = variant == "basic" or players == 2
             out.append((f"tal-{variant}-{players}p-7", "tal", players, options, 7,
                         None if full else 120))  # fmt: skip
+    for players in (2, 3):
+        out.append((f"tal2-basic-{players}p-7", "tal2", players, {}, 7, None))
     return out
 
 
@@ -147,7 +152,7 @@ def play(
     title: str, players: int, options: dict[str, Any], seed: int, limit: int | None
 ) -> list[str]:
     """Digests after set-up and after every action of one seeded random game."""
-    engine = SIAM if title == "siam" else TAL
+    engine = {"siam": SIAM, "tal": TAL_V1, "tal2": TAL}[title]
     state_of = siam_state if title == "siam" else tal_state
     rng = random.Random(seed * 7919 + players)
     s = engine.setup(players, options, seed)

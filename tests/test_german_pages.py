@@ -9,17 +9,21 @@ both languages, names and what players typed are not English to find).
 
 import gettext
 import re
+from datetime import timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 
 from games import play, registry, replay
 from games.models import Game
 from notify import emails
 from tests.factories import UserFactory, running_game
+from tournaments import running
+from tournaments.models import Ladder, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -186,14 +190,42 @@ def german_player(db):
         time_limit_days=1,
         private=True,
     )
+    cup = _tournament(reader, others)
+    cup_games = list(Game.objects.filter(tournament_table__tournament=cup))
     values = {
-        "game_id": [str(g.pk) for g in [*games, *over, waiting]],
+        "game_id": [str(g.pk) for g in [*games, *over, waiting, *cup_games[:1]]],
+        "tournament_id": [str(cup.pk)],
+        "entrant_id": [str(cup.entrants.first().pk)],
+        "ladder_id": [str(pk) for pk in Ladder.objects.values_list("pk", flat=True)],
         "username": [reader.username, others[0].username],
         "kind": [kind.slug for kind in registry.kinds()],
         "token": [waiting.invite_token(), emails.unsubscribe_token(reader, "turn")],
         "invitation_id": ["1"],
     }
     return reader, values
+
+
+def _tournament(reader, others):
+    """A running Swiss of King of Siam with the reader in it, one round played."""
+    cup = running.create(
+        reader,
+        name="Pokal",
+        kind="siam",
+        options={"map": "siam"},
+        table_size=2,
+        format="swiss",
+        rounds=2,
+        min_entrants=2,
+        max_entrants=8,
+        signup_closes=timezone.now() + timedelta(days=1),
+    )
+    for user in [reader, *others[:3]]:
+        running.enter(cup.pk, user)
+    Tournament.objects.filter(pk=cup.pk).update(signup_closes=timezone.now())
+    running.advance(cup.pk)
+    first = Game.objects.filter(tournament_table__tournament=cup).first()
+    play.resign(first.pk, first.seats.get(number=1).user)
+    return cup
 
 
 def _scan(client, values) -> dict[str, set[str]]:

@@ -4,7 +4,7 @@ from django.utils.translation import gettext as _
 from games import registry
 from games.models import Game
 
-from .. import charts, rematch
+from .. import charts, rematch, statistics
 from ..models import PlayerStats, RatingChange
 
 register = template.Library()
@@ -25,20 +25,30 @@ def pending_rematches(user) -> dict:
 
 @register.inclusion_tag("community/_player_summary.html")
 def player_summary(player) -> dict:
-    """Rating, record and rating history per title, for the profile."""
+    """Rating, record, scores, favourite opponents and rating history per title, for the
+    profile: three queries, each reading rows per title (and per opponent), never per
+    game (``community.statistics``)."""
     rows = list(PlayerStats.objects.filter(user=player).order_by("kind"))
+    opponents = statistics.favourite_opponents(player)
     history: dict[str, list[int]] = {}
     changes = RatingChange.objects.filter(user=player).order_by("created_at", "pk")
     for kind, before, after in changes.values_list("kind", "before", "after"):
         history.setdefault(kind, [before]).append(after)
     # The chart shows the latest games; a long career would only crowd the line.
     history = {kind: values[-CHART_GAMES:] for kind, values in history.items()}
-    titles = {kind.slug: kind.name for kind in registry.kinds()}
+    kinds = {kind.slug: kind for kind in registry.kinds()}
     return {
+        "player": player,
         "rows": [
-            (row, titles.get(row.kind, row.kind), charts.rating_chart(history.get(row.kind, [])))
+            (
+                row,
+                kinds[row.kind].name if row.kind in kinds else row.kind,
+                charts.rating_chart(history.get(row.kind, [])),
+                statistics.average(row, kinds.get(row.kind)),
+                opponents.get(row.kind, []),
+            )
             for row in rows
-        ]
+        ],
     }
 
 

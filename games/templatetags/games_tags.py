@@ -1,11 +1,13 @@
 from django import template
+from django.template.base import Template
+from django.template.loader import get_template
 from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 
-from games import extend, fragments, text
+from games import extend, fragments, jinja, text
 from games.actions import compact_json
 from games.models import Game
 
@@ -27,6 +29,16 @@ def parts(context, place: str) -> str:
     return mark_safe("".join(drawn))
 
 
+@register.simple_tag(takes_context=True)
+def board(context, name: str) -> str:
+    """A title's board template drawn with the page's context: a Django template as
+    ``{% include %}`` draws it, a Jinja2 one (``games.jinja``) with the context's values."""
+    found = get_template(name)  # of any template engine
+    if isinstance(found.template, Template):
+        return mark_safe(found.template.render(context))
+    return mark_safe(found.render(context.flatten()))
+
+
 @register.simple_tag
 def name_marks_for(games) -> list:
     """What the name marks of a list of games (or of seats of games) need, prepared
@@ -42,6 +54,12 @@ def name_marks(prepared, user_id: int, kind: str) -> str:
         return ""
     drawn = ((mark.draw(ready, user_id, kind),) for mark, ready in prepared)
     return format_html_join("", "{}", drawn)
+
+
+@register.simple_tag
+def header_marks(seat) -> str:
+    """The marks beside one player's name in a game page's header (``add_header_mark``)."""
+    return format_html_join("", "{}", ((draw(seat),) for draw in extend.header_marks()))
 
 
 @register.simple_tag
@@ -76,6 +94,13 @@ def message(context, msg):
     page = context.get("page")
     viewer = getattr(page, "viewer", None)
     return text.render_for(msg, context.get("player_names", {}), viewer)
+
+
+@register.simple_tag(takes_context=True)
+def board_url(context, which: str) -> str:
+    """``{% board_url "act" as act_url %}``: where a board's clicks go. A board template
+    names no route itself, so the same drawing serves the planning board."""
+    return jinja.board_address(which, context["game"].id, context.get("planning"))
 
 
 @register.filter

@@ -115,6 +115,9 @@ R10. Takeover: "Gleichstand zwischen 2 oder allen Fraktionen" is a tie for the m
 R11. Faction ending: the British/Italians short of 4 provinces rule nothing, even with
     more provinces than any faction; the ruling and the second-placed faction are found
     among the three factions only, and complete sets play no part.
+R12. For the site's take-back of a whole turn by agreement and for planning ahead: no action
+    reveals or draws anything (``reveals`` is always false); a player's ``pass_action`` is a
+    pass at the start of their turn, none while a card is carried out.
 """
 
 from .engine import ENGINE, SiamEngine

@@ -104,6 +104,16 @@ class SiamEngine:
     def can_undo(self, state: State, seat: int) -> bool:
         return state.last_actor == seat and state.undoable and not state.finished
 
+    def reveals(self, before: State, after: State) -> bool:
+        """Nothing is ever revealed or drawn after the set-up: the seed is the only secret."""
+        return False
+
+    def pass_action(self, state: State, seat: int) -> Action | None:
+        """A pass, at the start of a turn (a card once played must be carried out)."""
+        if state.finished or seat != state.turn or state.pending is not None:
+            return None
+        return dict(PASS)
+
     def determinize(self, state: State, seat: int, rng: Any) -> State:
         """A copy for a computer player: only the seed is secret, and play never draws again."""
         new = state.clone()

@@ -81,21 +81,32 @@ document.addEventListener("focusin", function (event) {
 
 // On a phone the boards are drawn large enough to tap, and scroll (the Tal valley,
 // the King of Siam map); their button shows them whole instead. The choice is this
-// browser's (localStorage) and holds for every board swapped in after.
+// browser's (localStorage) and holds for every board swapped in after. Until one is
+// made, a board opens as its button asks: data-board-zoom="whole-on-phone" (the Tal
+// valley, which a newcomer should first see whole) opens whole on a phone.
 var BOARD_WHOLE = "board-whole";
-var boardWholeHere = false; // where localStorage is refused: for this page only
+var boardChoice = null; // "1" whole, "0" tap size; kept here where localStorage is refused
+var boardZoomedHere = false; // a tap on a whole board zoomed in: for this page only
 
-function boardWhole() {
+function chosenBoardZoom() {
   try {
-    return localStorage.getItem(BOARD_WHOLE) === "1";
+    return localStorage.getItem(BOARD_WHOLE);
   } catch (error) {
-    return boardWholeHere;
+    return boardChoice;
   }
 }
 
+function boardWhole(button) {
+  if (boardZoomedHere) return false;
+  var chosen = chosenBoardZoom();
+  if (chosen === "1" || chosen === "0") return chosen === "1";
+  return button.dataset.boardZoom === "whole-on-phone" &&
+    window.matchMedia("(max-width: 760px)").matches;
+}
+
 function applyBoardZoom() {
-  var whole = boardWhole();
   document.querySelectorAll("[data-board-zoom]").forEach(function (button) {
+    var whole = boardWhole(button);
     button.parentElement.classList.toggle("whole", whole);
     button.setAttribute("aria-pressed", whole ? "true" : "false");
   });
@@ -104,14 +115,36 @@ function applyBoardZoom() {
 document.addEventListener("click", function (event) {
   var button = event.target.closest && event.target.closest("[data-board-zoom]");
   if (!button) return;
-  boardWholeHere = !boardWhole();
+  boardChoice = boardWhole(button) ? "0" : "1";
+  boardZoomedHere = false;
   try {
-    localStorage.setItem(BOARD_WHOLE, boardWholeHere ? "1" : "0");
+    localStorage.setItem(BOARD_WHOLE, boardChoice);
   } catch (error) {
-    // kept in boardWholeHere
+    // kept in boardChoice
   }
   centreBoards();
 });
+
+// A tap on a board shown whole (on a phone, where its targets are too small to aim
+// at) zooms in where it fell instead of acting; the targets are then tap-sized. A key
+// pressed on a focused target (a click with no pointer: detail 0) acts as ever.
+document.addEventListener("click", function (event) {
+  if (!event.detail || !event.target.closest) return;
+  var box = event.target.closest(".whole > .board-scroll");
+  var button = box && box.parentElement.querySelector("[data-board-zoom]");
+  if (!button || !button.offsetParent) return; // whole anyway: a wide screen
+  event.preventDefault();
+  event.stopPropagation();
+  var drawing = box.firstElementChild;
+  var before = drawing.getBoundingClientRect();
+  var x = (event.clientX - before.left) / before.width;
+  var y = (event.clientY - before.top) / before.height;
+  boardZoomedHere = true;
+  applyBoardZoom();
+  var after = drawing.getBoundingClientRect();
+  box.scrollLeft = x * after.width - box.clientWidth / 2;
+  box.scrollTop = y * after.height - box.clientHeight / 2;
+}, true);
 document.addEventListener("DOMContentLoaded", applyBoardZoom);
 
 // A board wider than the screen (the Tal valley, the Siam map on a phone) scrolls;
@@ -303,3 +336,30 @@ document.addEventListener("htmx:afterSettle", function () {
   if (!same && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
   target.focus({ preventScroll: !!same });
 });
+
+// "Since your last turn" (games/_catchup.html): "Play all" follows the next step every
+// 1.5 seconds until the present, or until it is pressed again. The button is hidden
+// without script: the steps are links.
+var catchupPlaying = false;
+var catchupTimer = null;
+function catchupTick() {
+  clearTimeout(catchupTimer);
+  var bar = document.querySelector("[data-catchup]");
+  var button = bar && bar.querySelector("[data-catchup-play]");
+  var next = bar && bar.querySelector('a[rel="next"]');
+  if (!next) catchupPlaying = false;
+  if (button) {
+    button.hidden = false;
+    button.textContent = catchupPlaying ? button.dataset.pause : button.dataset.play;
+    button.setAttribute("aria-pressed", catchupPlaying ? "true" : "false");
+  }
+  if (catchupPlaying && next) catchupTimer = setTimeout(function () { next.click(); }, 1500);
+}
+document.addEventListener("click", function (event) {
+  var button = event.target.closest && event.target.closest("[data-catchup-play]");
+  if (!button) return;
+  catchupPlaying = !catchupPlaying;
+  catchupTick();
+});
+document.addEventListener("DOMContentLoaded", catchupTick);
+document.addEventListener("htmx:afterSettle", catchupTick);

@@ -9,6 +9,9 @@ Options: ``{"advanced": bool, "expert": bool}`` (both default False). ``advanced
 groups go onto the Pharaoh pyramid instead of back into the bag. ``expert``: stripe
 pyramids score (small 2, large 7).
 
+Rules versions: 2 (``ENGINE``, every new game) and 1 (``ENGINE_V1``, games started before
+ruling 19); a game is replayed by the version it was started with.
+
 Nodes
 =====
 A node is a string: an area ``"16"`` .. ``"22"`` or a build field ``"<site>-<letter>"``
@@ -33,6 +36,7 @@ Action vocabulary (``legal_actions`` lists exactly the legal ones)
 - ``{"type": "end_bids"}``: done laying tiles (hands the turn on; the last one reveals).
 - ``{"type": "move", "figure": "overseer"|"worker", "index": i, "to": node}``: move one
   figure (overseers 0-1, workers 0-4) once this phase, to a free node within the steps left
+  (never a field of a site out of play: ruling 19)
   (6 a phase for overseers together, 6 for workers together). Round 1: not onto fields of
   another player's site. Moving an overseer onto a field of an unowned site in play claims it.
 - ``{"type": "end_moves"}``: done moving (overseers in round 1, workers every round).
@@ -125,9 +129,27 @@ Rulings beyond tal-der-koenige-board.md (each has a test in tests/tal/)
     actions (which every player sees as move numbers) then says nothing about the plan:
     two targets and a submit is the least anyone can do; more only shows that a seat
     changed its mind, never where its overseers go.
+19. (Rules version 2.) The fields of the sites out of play are out of play too: no figure
+    ends a move or a plan on them (``TalEngine.landing``). The rule book leaves those sites
+    out of the game and has them covered with scarabs of a colour nobody plays: a site
+    that belongs to someone outside the game, whose fields no figure may stand on in
+    round 1 (another player's site) and which from round 2 serve nothing (the rule book
+    sends figures onto another's site only to steal or take over, and a site out of the
+    game has no stones and cannot be taken). ``tal-der-koenige-board.md`` had let figures
+    stand there; they could do nothing there (a site out of play borders one area only, so
+    no way round is shorter through its fields, and standing on one is never nearer to
+    anything than standing in that area), and the board offered those fields as targets
+    to players who took them for sites to claim. Steps are counted as before: no shortest
+    way between two other nodes leads over such a field. Games started under rules
+    version 1 keep their rules (``ENGINE_V1``, registered beside ``ENGINE``), so their logs
+    replay as they were played.
+20. ``reveals(before, after)`` (for the site's take-back of a whole turn by agreement and
+    for planning ahead) is true for an action that reveals the bids or the plans, or
+    starts a round (a new market is drawn); ``pass_action`` is the ``end_*`` action of the
+    sequential phases, none in ``plan`` (a plan must be written before it is handed in).
 """
 
-from .engine import ENGINE, TalEngine
+from .engine import ENGINE, ENGINE_V1, TalEngine
 from .state import TalState
 
-__all__ = ["ENGINE", "TalEngine", "TalState"]
+__all__ = ["ENGINE", "ENGINE_V1", "TalEngine", "TalState"]

@@ -169,6 +169,21 @@ def sites_in_play(players: int) -> list[int]:
     return out
 
 
+def landing_nodes(players: int) -> tuple[str, ...]:
+    """The nodes a figure may end a move or a plan on from rules version 2 (ruling 19 in
+    ``tal.engine``): every area and the fields of the sites in play, in ``NODES`` order."""
+    return LANDING_NODES[players]
+
+
+def _landing_nodes(players: int) -> tuple[str, ...]:
+    in_play = set(sites_in_play(players))
+    return tuple(n for n in NODES if n not in FIELD_SITE or FIELD_SITE[n] in in_play)
+
+
+LANDING_NODES = {players: _landing_nodes(players) for players in (2, 3, 4)}
+LANDING_SETS = {players: frozenset(nodes) for players, nodes in LANDING_NODES.items()}
+
+
 def site_size(site: int) -> str:
     return SITES[site][0]
 

@@ -38,6 +38,16 @@ PHASE_TYPES: dict[str, set[str]] = {
     "build": {"build", "end_build"},
 }
 
+# The action that ends a seat's turn in a sequential phase without doing anything more.
+PASS_TYPES: dict[str, str] = {
+    "bid": "end_bids",
+    "overseer": "end_moves",
+    "worker": "end_moves",
+    "steal": "end_steal",
+    "takeover": "end_takeover",
+    "build": "end_build",
+}
+
 
 # --------------------------------------------------------------------------- helpers
 
@@ -200,7 +210,11 @@ def _maybe_claim(state: TalState, seat: int, node: str, index: int) -> None:
 # --------------------------------------------------------------------------- legal actions
 
 
-def _move_actions(state: TalState, seat: int, kind: str) -> list[dict[str, Any]]:
+def _move_actions(
+    state: TalState, seat: int, kind: str, landing: frozenset[str]
+) -> list[dict[str, Any]]:
+    """``landing``: where a figure may end (``TalEngine.landing`` as a set); the targets
+    come in the order of ``B.NODES``, as ``landing`` lists them."""
     figures = state.overseers[seat] if kind == "overseer" else state.workers[seat]
     left = B.STEPS - state.steps_used
     occupied = _occupied(state)
@@ -213,13 +227,15 @@ def _move_actions(state: TalState, seat: int, kind: str) -> list[dict[str, Any]]
         if i in state.moved or left < 0:
             continue
         for node in B.REACH[pos][left]:
-            if node not in occupied:
+            if node not in occupied and node in landing:
                 out.append({"type": "move", "figure": kind, "index": i, "to": node})
     out.append({"type": "end_moves"})
     return out
 
 
-def _plan_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
+def _plan_actions(state: TalState, seat: int, landing: frozenset[str]) -> list[dict[str, Any]]:
+    """``landing``: where an overseer may be planned to (``TalEngine.landing`` as a set);
+    the targets in the order of ``B.NODES``."""
     out: list[dict[str, Any]] = []
     pos = state.overseers[seat]
     plan = state.plans[seat]
@@ -229,7 +245,7 @@ def _plan_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
             continue
         planned = plan[i]
         for node in B.WITHIN[pos[i]][min(budget, B.STEPS)]:
-            if node != planned:
+            if node != planned and node in landing:
                 out.append({"type": "plan", "index": i, "to": node})
     # Every overseer must be planned, staying put included, so the number of
     # plan actions tells the others nothing about the plan (ruling 18).
@@ -320,8 +336,9 @@ def _build_actions(state: TalState, seat: int) -> list[dict[str, Any]]:
     ]
 
 
-def _is_legal(state: TalState, seat: int, a: dict[str, Any]) -> bool:
-    """``a in legal_actions(state, seat)`` without building the list.
+def _is_legal(state: TalState, seat: int, a: dict[str, Any], landing: frozenset[str]) -> bool:
+    """``a in legal_actions(state, seat)`` without building the list (``landing``: where
+    a figure may end a move or a plan, ``TalEngine.landing``).
 
     The caller (``_check``) has made sure that ``seat`` is active, that ``a`` has exactly
     the keys of its type, that the type belongs to the phase and that every value is an
@@ -342,7 +359,7 @@ def _is_legal(state: TalState, seat: int, a: dict[str, Any]) -> bool:
         return laid + rings <= B.MAX_RINGS_PER_GROUP
     if t == "move":
         kind, i, node = a["figure"], a["index"], a["to"]
-        if kind != state.phase or not isinstance(node, str) or node not in B.NODE_SET:
+        if kind != state.phase or not isinstance(node, str) or node not in landing:
             return False
         figures = state.overseers[seat] if kind == "overseer" else state.workers[seat]
         if not isinstance(i, int) or not 0 <= i < len(figures) or i in state.moved:
@@ -361,7 +378,7 @@ def _is_legal(state: TalState, seat: int, a: dict[str, Any]) -> bool:
         i, node = a["index"], a["to"]
         if not isinstance(i, int) or not 0 <= i < B.OVERSEERS:
             return False
-        if not isinstance(node, str) or node not in B.NODE_SET:
+        if not isinstance(node, str) or node not in landing:
             return False
         pos = state.overseers[seat]
         plan = state.plans[seat]
@@ -650,11 +667,25 @@ END_REASONS: dict[str, str] = {
 
 
 class TalEngine:
+    """``rules_version`` 2 (the current rules) keeps figures off the fields of sites out
+    of play (ruling 19); 1 lets them stand there, as games started before it go on to."""
+
     slug = "tal"
     name = "Tal der Könige"
-    rules_version = 1
     min_players = 2
     max_players = 4
+
+    def __init__(self, rules_version: int = 2) -> None:
+        if rules_version not in (1, 2):
+            raise ValueError(f"no Tal der Könige rules version {rules_version}")
+        self.rules_version = rules_version
+
+    def landing(self, state: TalState) -> tuple[str, ...]:
+        """The nodes a figure may end a move or a plan on, in ``B.NODES`` order."""
+        return B.NODES if self.rules_version == 1 else B.LANDING_NODES[state.players]
+
+    def _landing_set(self, state: TalState) -> frozenset[str]:
+        return B.NODE_SET if self.rules_version == 1 else B.LANDING_SETS[state.players]
 
     # options ------------------------------------------------------------------
     def options_schema(self) -> list[OptionSpec]:
@@ -750,9 +781,9 @@ class TalEngine:
         if phase == "bid":
             return _bid_actions(state, seat)
         if phase in ("overseer", "worker"):
-            return _move_actions(state, seat, phase)
+            return _move_actions(state, seat, phase, self._landing_set(state))
         if phase == "plan":
-            return _plan_actions(state, seat)
+            return _plan_actions(state, seat, self._landing_set(state))
         if phase == "steal":
             return _steal_actions(state, seat) + [{"type": "end_steal"}]
         if phase == "takeover":
@@ -799,7 +830,7 @@ class TalEngine:
             raise IllegalAction(N_("It is not your turn."))
         if action["type"] not in PHASE_TYPES[state.phase]:
             raise IllegalAction(N_("You cannot do that now."))
-        if _is_legal(state, seat, action):
+        if _is_legal(state, seat, action, self._landing_set(state)):
             return
         raise self._diagnose(state, seat, action)
 
@@ -820,6 +851,11 @@ class TalEngine:
             node = a["to"]
             if node not in B.NODE_SET:
                 return IllegalAction(N_("There is no field or area {node}."), node=str(node))
+            if node not in self._landing_set(state):
+                return IllegalAction(
+                    N_("Site {site} is out of play: no figure stands on its fields."),
+                    site=B.FIELD_SITE[node],
+                )
             if not isinstance(a["index"], int) or not 0 <= a["index"] < (
                 B.WORKERS if a.get("figure") == "worker" else B.OVERSEERS
             ):
@@ -990,6 +1026,21 @@ class TalEngine:
     def can_undo(self, state: TalState, seat: int) -> bool:
         return state.last_seat == seat and state.last_undoable and state.phase != "over"
 
+    def reveals(self, before: TalState, after: TalState) -> bool:
+        """Whether the step from ``before`` to ``after`` revealed the bids or the plans
+        (``revealed`` grows) or drew a new market (the generator moved on)."""
+        if len(after.revealed) != len(before.revealed) or after.round != before.round:
+            return True
+        return after.rng is not before.rng and after.rng.getstate() != before.rng.getstate()
+
+    def pass_action(self, state: TalState, seat: int) -> dict[str, Any] | None:
+        """The ``end_*`` action of a sequential phase; none while plans are written
+        (a plan must name its targets before it can be handed in)."""
+        end = PASS_TYPES.get(state.phase)
+        if end is None or state.current != seat:
+            return None
+        return {"type": end}
+
     # result -------------------------------------------------------------------
     def scores(self, state: TalState) -> list[int]:
         points = [0] * state.players
@@ -1037,3 +1088,4 @@ _NOBODY: frozenset[int] = frozenset()
 _SEAT = tuple(frozenset({seat}) for seat in range(TalEngine.max_players))
 
 ENGINE = TalEngine()
+ENGINE_V1 = TalEngine(rules_version=1)  # the games started before ruling 19

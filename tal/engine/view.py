@@ -149,15 +149,16 @@ _SUBMIT_PLAN: dict[str, Any] = {
     "action": {"type": "submit_plan"},
     "label": msg(N_("Submit the plan")),
 }
-# (overseer, where it stands) -> per budget b (0..STEPS): the entries of the targets at most
-# b steps away in the order of B.NODES (legal_actions' order), and each target's position
-# in that list. Built on first use: at most 2 x 91 rows.
+# (overseer, where it stands, where it may go) -> per budget b (0..STEPS): the entries of
+# the targets at most b steps away in the order of B.NODES (legal_actions' order), and each
+# target's position in that list. Built on first use: at most 2 x 91 rows per set of
+# landing nodes (TalEngine.landing: all nodes, or those of the sites in play).
 _PlanRow = tuple[list[list[dict[str, Any]]], list[dict[str, int]]]
-_PLAN_ROWS: dict[tuple[int, str], _PlanRow] = {}
+_PLAN_ROWS: dict[tuple[int, str, tuple[str, ...]], _PlanRow] = {}
 
 
-def _plan_row(i: int, pos: str) -> _PlanRow:
-    row = _PLAN_ROWS.get((i, pos))
+def _plan_row(i: int, pos: str, nodes: tuple[str, ...]) -> _PlanRow:
+    row = _PLAN_ROWS.get((i, pos, nodes))
     if row is None:
         dist = B.DIST[pos]
         reach = [
@@ -174,7 +175,7 @@ def _plan_row(i: int, pos: str) -> _PlanRow:
                     ),
                 },
             )
-            for to in B.NODES
+            for to in nodes
             if dist[to] <= B.STEPS
         ]
         by_budget = [[e for _to, k, e in reach if k <= b] for b in range(B.STEPS + 1)]
@@ -182,14 +183,14 @@ def _plan_row(i: int, pos: str) -> _PlanRow:
             {to: j for j, to in enumerate(to for to, k, _e in reach if k <= b)}
             for b in range(B.STEPS + 1)
         ]
-        row = _PLAN_ROWS[i, pos] = (by_budget, where)
+        row = _PLAN_ROWS[i, pos, nodes] = (by_budget, where)
     return row
 
 
-def _plan_entries(state: TalState, seat: int) -> list[dict[str, Any]]:
+def _plan_entries(state: TalState, seat: int, nodes: tuple[str, ...]) -> list[dict[str, Any]]:
     """``_actions`` in the plan phase, built from shared entries by list slicing: the
-    actions of ``engine._plan_actions`` (every target within the budget but the current
-    one, in the same order)."""
+    actions of ``engine._plan_actions`` (every target among ``nodes`` within the budget
+    but the current one, in the same order)."""
     pos = state.overseers[seat]
     plan = state.plans[seat]
     out: list[dict[str, Any]] = []
@@ -197,7 +198,7 @@ def _plan_entries(state: TalState, seat: int) -> list[dict[str, Any]]:
         budget = B.plan_budget(pos, plan, i)  # never over STEPS
         if budget < 0:
             continue
-        by_budget, where = _plan_row(i, pos[i])
+        by_budget, where = _plan_row(i, pos[i], nodes)
         entries = by_budget[budget]
         current = plan[i]
         j = None if current is None else where[budget].get(current)
@@ -222,7 +223,7 @@ def _actions(engine: Engine, state: TalState, seat: int) -> list[dict[str, Any]]
     shared entries above, moves labelled inline (a worker turn offers up to a few
     hundred), the rest one call each."""
     if state.phase == "plan":
-        return _plan_entries(state, seat)
+        return _plan_entries(state, seat, engine.landing(state))
     acts = engine.legal_actions(state, seat)
     dist = B.DIST
     out = []

@@ -13,6 +13,7 @@ import pytest
 from bots import common, policies
 from bots.common import ends_turn
 from tal.engine import ENGINE as TAL
+from tal.engine import ENGINE_V1 as TAL_V1
 
 
 def _snapshot(state):
@@ -27,27 +28,28 @@ def _snapshot(state):
     return out
 
 
-def _random_positions(players: int, seed: int, every: int = 3):
+def _random_positions(players: int, seed: int, every: int = 3, engine=TAL):
     """Every ``every``-th position of a random game from setup, with the seat to move."""
     rng = random.Random(seed)
-    state = TAL.setup(players, {}, seed)
+    state = engine.setup(players, {}, seed)
     step = 0
-    while TAL.result(state) is None:
-        seat = min(TAL.active_seats(state))
+    while engine.result(state) is None:
+        seat = min(engine.active_seats(state))
         if step % every == 0:
             yield state, seat
-        state = TAL.apply(state, seat, rng.choice(TAL.legal_actions(state, seat)))
+        state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
         step += 1
 
 
+@pytest.mark.parametrize("engine", [TAL, TAL_V1], ids=["rules2", "rules1"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_apply_legal_gives_what_apply_gives_and_leaves_the_old_state_as_it_was(players):
+def test_apply_legal_gives_what_apply_gives_and_leaves_the_old_state_as_it_was(players, engine):
     rng = random.Random(players)
-    for state, seat in _random_positions(players, 40 + players, every=1):
+    for state, seat in _random_positions(players, 40 + players, every=1, engine=engine):
         before = _snapshot(state)
-        action = rng.choice(TAL.legal_actions(state, seat))
-        checked = TAL.apply(state, seat, action)
-        unchecked = TAL.apply_legal(state, seat, action)
+        action = rng.choice(engine.legal_actions(state, seat))
+        checked = engine.apply(state, seat, action)
+        unchecked = engine.apply_legal(state, seat, action)
         assert _snapshot(checked) == _snapshot(unchecked), action
         # the new states share the old one's unchanged sites; a changed site is a copy
         assert _snapshot(state) == before, action

@@ -52,7 +52,8 @@ def test_the_late_seat_opens_and_the_clock_stops(opened):
     with time_machine.travel(game.paused_remaining * 10 + game.started_at, tick=False):
         assert play.sync_clock(game.pk) is None
         assert deadlines.sweep() == {
-            k: 0 for k in ("paused", "resumed", "timed_out", "lost", "aborted", "failed")
+            k: 0
+            for k in ("unpaused", "paused", "resumed", "timed_out", "lost", "aborted", "failed")
         }
     with pytest.raises(play.NotAPlayer):
         play.act(game.pk, late, {"type": "add", "n": 1}, None)

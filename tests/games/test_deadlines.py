@@ -109,7 +109,7 @@ def test_running_the_sweep_twice_changes_nothing_more(clock, count_kind, pair):
         before = (game.status, game.version, game.result, game.finished_at)
         clock.shift(MINUTE)
         assert deadlines.sweep() == dict.fromkeys(
-            ("paused", "resumed", "timed_out", "lost", "aborted", "failed"), 0
+            ("unpaused", "paused", "resumed", "timed_out", "lost", "aborted", "failed"), 0
         )
     game.refresh_from_db()
     assert (game.status, game.version, game.result, game.finished_at) == before

@@ -142,9 +142,9 @@ def test_a_cancel_vote_and_its_withdrawal_show_on_the_next_load(client, started)
 def test_muting_email_about_the_game_shows_on_the_next_load(client, started):
     game, first, _ = started
     client.force_login(first)
-    assert "No e-mail about this game" in page(client, game)
+    assert "No messages about this game" in page(client, game)
     client.post(f"/notify/game/{game.pk}/mute", {"mute": "1"})
-    assert "You get no e-mail about this game." in page(client, game)
+    assert "You get no messages about this game (e-mail, push, webhooks)." in page(client, game)
 
 
 def test_a_new_name_a_vacation_and_a_language_show_on_the_next_load(client, started):

@@ -14,11 +14,14 @@ pytestmark = pytest.mark.django_db
 
 # The most queries each page may make (session and user included), at any size.
 BOUNDS = {
-    "lobby": 13,
+    # with the open tournaments and ladders (tournaments) and the games of the players
+    # one follows (social), one query each
+    "lobby": 16,
     "my games": 11,
     "archive": 7,
     "archive mine": 7,
-    "profile": 12,  # two lists of games (running, latest finished), each with its players
+    "profile": 13,  # two lists of games (running, latest finished), each with its players;
+    # the records, the favourite opponents and the rating history, one query each
     "game": 14,
     "history": 13,
     "board": 11,
@@ -29,8 +32,10 @@ BOUNDS = {
     "cold game": 24,
     "move": 15,
     # The same move from the page (htmx): the answer is the new board, drawn from the
-    # state the move left (no replay, no query for it), without the menu's badge.
-    "move htmx": 25,
+    # state the move left (no replay, no query for it), without the menu's badge; each
+    # panel beside the board reads its own row (cancel votes, a tournament's table or
+    # ladder, an open request of the table, the turns taken back by agreement).
+    "move htmx": 26,
 }
 
 

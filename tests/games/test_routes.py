@@ -74,7 +74,7 @@ def snapshot(game):
 
 def test_the_resolver_finds_the_game_routes():
     routes = [r for r, _ in game_routes()]
-    for name in ("board", "poll", "act", "undo", "resign", "chat", "join", "leave"):
+    for name in ("board", "poll", "act", "undo", "resign", "chat", "join", "leave", "live"):
         assert any(r.endswith(name) for r in routes), name
 
 
@@ -85,6 +85,7 @@ def test_every_game_route_goes_through_the_visibility_gate():
 
 REQUESTS = [
     ("get", {}, {}),
+    ("get", {}, {"Accept": "text/event-stream"}),  # as a page's live stream asks
     ("post", {"data": {"action": "{}", "text": "hi", "version": "1"}}, {}),
     ("post", {"data": {"action": "{}"}}, {"HX-Request": "true"}),
     ("post", {"data": b'{"action": {}}', "content_type": "application/json"}, {}),

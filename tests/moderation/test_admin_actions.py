@@ -218,3 +218,25 @@ def test_the_abort_form_says_its_reason_is_public(client, mod, started):
     page, _done = run_action(client, "/admin/games/game/", "abort_game", [game.pk], "Cheating")
     assert "shown to the players and everyone who opens the game" in page.content.decode()
     assert "A moderator aborted the game: Cheating" in client.get(f"/g/{game.pk}/").content.decode()
+
+
+def test_a_moderator_ends_an_agreed_pause_in_the_admin(client, mod, started):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from agreements import flows
+
+    game, first, second = started
+    request = flows.ask(game.pk, first, "pause", timezone.now() + timedelta(days=5))
+    flows.answer(game.pk, second, request.pk, True)
+    game.refresh_from_db()
+    assert game.paused_until is not None
+    run_action(client, "/admin/games/game/", "end_pause", [game.pk], reason="They asked us")
+    game.refresh_from_db()
+    assert game.paused_until is None and game.deadline is not None
+    entry = only_entry("end_pause")
+    assert (entry.moderator, entry.target_game, entry.reason) == (mod, game, "They asked us")
+    # Not paused any more: nothing to end, nothing audited.
+    run_action(client, "/admin/games/game/", "end_pause", [game.pk], reason="Again")
+    assert AuditEntry.objects.filter(action="end_pause").count() == 1

@@ -81,3 +81,66 @@ def turn(game, user, n=1):
 
 def mails_to(user, kind_words=""):
     return [m for m in mail.outbox if m.to == [user.email] and kind_words in m.subject]
+
+
+# ---- pushes and webhooks: real receivers on 127.0.0.1 ----------------------------
+
+
+@pytest.fixture
+def vapid(settings):
+    """The site's VAPID pair, as `manage.py vapid_keys` makes one."""
+    from notify import push
+
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = push.new_keys()
+    settings.VAPID_SUBJECT = "mailto:admin@example.com"
+    return settings.VAPID_PUBLIC_KEY
+
+
+@pytest.fixture
+def local_targets(settings):
+    """The operator's setting that lets posts reach the receivers on this machine."""
+    settings.PING_ALLOWED_NETWORKS = ["127.0.0.0/8"]
+    settings.PING_TIMEOUT = 3
+
+
+@pytest.fixture
+def push_service(vapid, local_targets):
+    from .receivers import PushReceiver
+
+    receiver = PushReceiver(vapid, status=201)
+    yield receiver
+    receiver.close()
+
+
+@pytest.fixture
+def hooks():
+    """Start webhook receivers: ``hooks(secret="...", status=200)``."""
+    from .receivers import HookReceiver
+
+    started = []
+
+    def start(**kwargs):
+        receiver = HookReceiver(**kwargs)
+        started.append(receiver)
+        return receiver
+
+    yield start
+    for receiver in started:
+        receiver.close()
+
+
+def subscribe(client, subscription: dict, name: str = "phone"):
+    """What the settings page's script posts after the browser subscribed."""
+    import json
+
+    return client.post(
+        "/notify/push/subscribe",
+        json.dumps({**subscription, "name": name}),
+        content_type="application/json",
+    )
+
+
+def add_hook(user, url: str, service: str = "json", **fields):
+    from notify.models import Webhook
+
+    return Webhook.objects.create(user=user, service=service, url=url, secret="k" * 64, **fields)

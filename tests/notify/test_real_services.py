@@ -59,7 +59,7 @@ def broker(url: str, queue: str):
 
 
 @contextmanager
-def worker(url: str, queue: str, mail_dir: Path, log: Path):
+def worker(url: str, queue: str, mail_dir: Path, log: Path, ready_seconds: float = 20):
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
@@ -79,7 +79,7 @@ def worker(url: str, queue: str, mail_dir: Path, log: Path):
             stderr=subprocess.STDOUT,
         )
     try:
-        wait_for(lambda: "ready." in log.read_text(), 20, log)
+        wait_for(lambda: "ready." in log.read_text(), ready_seconds, log)
         yield process
     finally:
         process.terminate()

@@ -84,6 +84,7 @@ def test_quiet_hours_hold_mail_until_they_end(
     game, anna, bert, clock, zone, move_at_utc, sent_at_utc
 ):
     bert.time_zone = zone
+    bert.quiet_from, bert.quiet_until = datetime.time(22, 0), datetime.time(7, 0)
     bert.save()
     start = datetime.datetime(2030, 5, 16, *move_at_utc, tzinfo=datetime.UTC)
     clock.move_to(start)

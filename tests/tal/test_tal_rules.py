@@ -3,6 +3,7 @@
 import pytest
 
 from enginekit import IllegalAction
+from tal.engine import ENGINE_V1
 from tal.engine import board as B
 from tal.engine.engine import free_scarabs
 from tests.tal.tal_helpers import (
@@ -56,7 +57,7 @@ def test_options_are_validated_and_completed():
     with pytest.raises(ValueError):
         E.validate_options(3, {"advanced": "yes"})
     assert [o["name"] for o in E.options_schema()] == ["advanced", "expert"]
-    assert (E.slug, E.rules_version, E.min_players, E.max_players) == ("tal", 1, 2, 4)
+    assert (E.slug, E.rules_version, E.min_players, E.max_players) == ("tal", 2, 2, 4)
 
 
 # ----------------------------------------------------------------------------- auction
@@ -298,12 +299,13 @@ def test_claiming_needs_a_free_scarab():
     assert s.sites[15].owner is None
 
 
-def test_fields_of_sites_out_of_play_can_be_stood_on_but_not_claimed():
+def test_fields_of_sites_out_of_play_are_out_of_play_too():
+    # rules version 2 (ruling 19); under rules 1 they could be stood on (test_tal_rulings)
     s = overseer_r1(players=3)
     assert not s.sites[4].in_play
-    # 16 -> 17 -> 18 -> 4-A is 3 steps
-    s = act(s, 0, type="move", figure="overseer", index=0, to="4-A")
-    assert s.overseers[0][0] == "4-A" and s.sites[4].owner is None
+    # 16 -> 17 -> 18 -> 4-A would be 3 steps
+    with pytest.raises(IllegalAction):
+        act(s, 0, type="move", figure="overseer", index=0, to="4-A")
 
 
 def test_secret_plans_from_round_2_all_seats_at_once():
@@ -824,12 +826,14 @@ def test_setup_the_sites_marked_with_suns_are_out_of_play(players, out):
     assert {n for n, site in s.sites.items() if not site.in_play} == out
     assert all(site.owner is None for site in s.sites.values())
     if out:
-        # nobody can claim them, so nobody can build there
+        # nobody can claim them, so nobody can build there: no figure goes onto their
+        # fields (rules 2, ruling 19), and one that stands there (rules 1) claims nothing
         s = position(players=players, phase="overseer", round=1)
         field = B.SITE_FIELDS[min(out)][0]
-        acts = [a for a in E.legal_actions(s, 0) if a.get("to") == field]
+        assert not [a for a in E.legal_actions(s, 0) if a.get("to") == field]
+        acts = [a for a in ENGINE_V1.legal_actions(s, 0) if a.get("to") == field]
         assert acts, field  # an overseer may stand there, so the check below always runs
-        s = E.apply(s, 0, acts[0])
+        s = ENGINE_V1.apply(s, 0, acts[0])
         assert s.sites[min(out)].owner is None
         assert not any("claims site" in e["key"] for e in s.log)
 

@@ -6,6 +6,7 @@ The numbers follow the list in the docstring of ``tal.engine``.
 import pytest
 
 from enginekit import IllegalAction
+from tal.engine import ENGINE_V1
 from tal.engine import board as B
 from tests.tal.tal_helpers import E, act, position
 
@@ -275,3 +276,73 @@ def test_ruling_18_a_seat_that_keeps_both_overseers_makes_as_many_plan_actions_a
     )
     move = act(act(s, 0, type="plan", index=0, to="15-A"), 0, type="plan", index=1, to="14-A")
     assert stay.move_count == move.move_count
+
+
+# ruling 19 (rules version 2): the fields of the sites out of play are out of play too
+
+OUT_OF_PLAY = {2: {1, 4, 5, 8, 9, 12}, 3: {4, 8, 12}}
+
+
+def closed_fields(players):
+    return {f for site in OUT_OF_PLAY[players] for f in B.SITE_FIELDS[site]}
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_ruling_19_no_move_ends_on_a_field_of_a_site_out_of_play(players):
+    for phase, kind, round_ in (("overseer", "overseer", 1), ("worker", "worker", 2)):
+        s = position(players=players, phase=phase, round=round_)
+        offered = {a["to"] for a in E.legal_actions(s, s.current) if a["type"] == "move"}
+        assert not offered & closed_fields(players)
+        # ... and everything else the old rules offered is still offered
+        before = {a["to"] for a in ENGINE_V1.legal_actions(s, s.current) if a["type"] == "move"}
+        assert before & closed_fields(players)
+        assert offered == before - closed_fields(players)
+        field = sorted(closed_fields(players))[0]
+        with pytest.raises(IllegalAction, match="out of play"):
+            E.apply(s, s.current, {"type": "move", "figure": kind, "index": 0, "to": field})
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_ruling_19_no_plan_names_a_field_of_a_site_out_of_play(players):
+    s = position(players=players, phase="plan")
+    offered = {a["to"] for a in E.legal_actions(s, 0) if a["type"] == "plan"}
+    assert offered and not offered & closed_fields(players)
+    # the view lists the same plans (it builds them without the engine's list)
+    in_view = {a["action"]["to"] for a in E.view(s, 0)["actions"] if a["action"]["type"] == "plan"}
+    assert in_view == offered
+    before = {a["to"] for a in ENGINE_V1.legal_actions(s, 0) if a["type"] == "plan"}
+    assert offered == before - closed_fields(players)
+    with pytest.raises(IllegalAction, match="out of play"):
+        E.apply(s, 0, {"type": "plan", "index": 0, "to": sorted(closed_fields(players))[0]})
+
+
+def test_ruling_19_with_four_players_every_field_is_in_play():
+    s = position(players=4, phase="plan")
+    assert E.legal_actions(s, 0) == ENGINE_V1.legal_actions(s, 0)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_ruling_19_no_way_between_two_other_nodes_is_shorter_over_such_a_field(players):
+    """Steps count as before: the graph without the closed fields keeps every distance."""
+    open_nodes = set(B.landing_nodes(players))
+    assert open_nodes == set(B.NODES) - closed_fields(players)
+    for start in open_nodes:
+        reached, frontier = {start: 0}, [start]
+        while frontier:
+            nxt = []
+            for node in frontier:
+                for n in B.NEIGHBOURS[node]:
+                    if n in open_nodes and n not in reached:
+                        reached[n] = reached[node] + 1
+                        nxt.append(n)
+            frontier = nxt
+        assert all(reached[n] == B.DIST[start][n] for n in open_nodes), start
+
+
+def test_ruling_19_games_started_under_rules_1_may_still_stand_there():
+    s = position(players=3, phase="overseer", round=1)
+    assert not s.sites[4].in_play
+    # 16 -> 17 -> 18 -> 4-A is 3 steps; the site is not claimed
+    s = ENGINE_V1.apply(s, 0, {"type": "move", "figure": "overseer", "index": 0, "to": "4-A"})
+    assert s.overseers[0][0] == "4-A" and s.sites[4].owner is None
+    assert (E.rules_version, ENGINE_V1.rules_version) == (2, 1)

@@ -4,10 +4,11 @@ anonymous visitor of the public game, whoever asked first."""
 
 import random
 from contextlib import contextmanager
+from unittest import mock
 
 import pytest
+from django.template.backends import jinja2 as jinja_backend
 from django.test import Client
-from django.test.signals import template_rendered
 
 from games import play, replay
 from tal.engine import ENGINE
@@ -23,17 +24,16 @@ BID_SECRETS = ("4 + 3", "= <strong>7</strong>", "only you see this")
 
 @contextmanager
 def board_renders():
-    """Counts the renders of Tal's board template while the block runs."""
+    """Counts the renders of Tal's board template (Jinja2: games.jinja) while the block runs."""
     names = []
+    render = jinja_backend.Template.render
 
-    def seen(sender, template, context, **kwargs):
-        names.append(template.name)
+    def seen(template, *args, **kwargs):
+        names.append(template.template.name)
+        return render(template, *args, **kwargs)
 
-    template_rendered.connect(seen)
-    try:
+    with mock.patch.object(jinja_backend.Template, "render", seen):
         yield lambda: names.count("tal/board.html")
-    finally:
-        template_rendered.disconnect(seen)
 
 
 def lay_bids(game):

@@ -293,7 +293,9 @@ def test_a_target_on_an_occupied_field_puts_its_number_beside_the_figure():
     badges = {
         n: tuple(map(float, rest))
         for n, *rest in re.findall(
-            r'<g id="o(\d+)"><use href="#tf"[^>]*/><circle cx="([\d.-]+)" cy="([\d.-]+)" '
+            # (after the large number the whole valley shows on a phone)
+            r'<g id="o(\d+)"><use href="#tf"[^>]*/>(?:<text class="valley-n"[^<]*</text>)?'
+            r'<circle cx="([\d.-]+)" cy="([\d.-]+)" '
             r'r="([\d.]+)"',
             text,
         )

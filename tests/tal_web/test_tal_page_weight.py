@@ -1,5 +1,7 @@
-"""Page weight: every Tal page and every refresh of its board stays under 60 KB, in
-every phase, for the seat to move (the most buttons) and for the others."""
+"""Page weight: every Tal page and every refresh of its board stays under 64 KB, in
+every phase, for the seat to move (the most buttons) and for the others. (60 KB until
+the page gained the panels of slow games: requests by agreement, the premove queue,
+when turn mail comes; the valley is two thirds of the heaviest page, 44 KB.)"""
 
 import os
 import random
@@ -15,7 +17,7 @@ from .conftest import new_game, seat_user
 
 pytestmark = pytest.mark.django_db
 
-LIMIT = 60 * 1024
+LIMIT = 64 * 1024
 
 
 @pytest.mark.parametrize(("players", "options"), [(3, {"advanced": True, "expert": True}), (4, {})])

@@ -12,7 +12,10 @@ from games.models import Game
 
 
 class Command(BaseCommand):
-    help = "Pause/resume vacation clocks and time out running games past their deadline."
+    help = (
+        "End agreed pauses whose date has come, pause/resume vacation clocks and time out"
+        " running games past their deadline."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(

@@ -1,0 +1,54 @@
+"""What learn adds to the frame's pages (``games.extend``): in a first game, the rule
+behind the step the learner is asked to take, at the top of the board; in the lobby,
+a first game of each title to start."""
+
+from __future__ import annotations
+
+from games import extend
+from games.models import Game
+
+from . import walkthrough
+from .models import Walkthrough
+
+
+def _is_walkthrough(page, user) -> bool:
+    """Whether ``user`` learns in the page's game. A first game is a practice game: any
+    other (no computer ever played in it) is known without a query, on every move."""
+    if "walkthrough" not in page.memo:
+        page.memo["walkthrough"] = bool(
+            user.is_authenticated
+            and page.game.computer_played
+            and Walkthrough.objects.filter(game_id=page.game.pk, learner=user).exists()
+        )
+    return page.memo["walkthrough"]
+
+
+def _lesson(context) -> dict | None:
+    """The explanation of the current step, for the learner at the latest position."""
+    page = context["page"]
+    if page.viewer is None or page.history:
+        return None
+    if not _is_walkthrough(page, context["request"].user):
+        return None
+    game = context["game"]
+    if game.status != Game.Status.ACTIVE:
+        return {"lesson": None, "over": True, "rules_url_name": game.kind_info.rules_url_name}
+    teach = game.kind_info.lesson
+    found = teach(page.view) if teach is not None else None
+    if found is None:
+        return None
+    return {"lesson": found, "over": False, "rules_url_name": game.kind_info.rules_url_name}
+
+
+def _first_games(context) -> dict:
+    return {"first_games": walkthrough.titles()}
+
+
+def register() -> None:
+    walkthroughs = Walkthrough._meta.db_table
+    # Made once with its game, never changed: whether the viewer learns in this game.
+    extend.add_key_part(
+        f"(SELECT COUNT(*) FROM {walkthroughs} WHERE game_id = %(game)s AND learner_id = %(user)s)"
+    )
+    extend.add_part("game-header", "learn/_lesson.html", _lesson, order=10)
+    extend.add_part("lobby", "learn/_first_games.html", _first_games, order=10)

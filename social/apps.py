@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class SocialConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "social"
+
+    def ready(self) -> None:
+        from . import frame
+
+        frame.register()
