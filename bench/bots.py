@@ -38,9 +38,9 @@ card fall back to a 1-for-1 swap (ruling B4; a rule reached, not an ending).
 Tal der Könige: the Pharaoh pyramid finished, all other pyramids finished, the
 bag unable to fill a group (see ``TAL_BAG_NOTE``).
 
-A full run (every title, 2-4 seats, 200 games a pair) takes hours on two
-cores: a Tal game with a strong seat takes some 20 s of one core at 100
-playouts. The goals of issue 30 are established by these subsets of
+A full run (every title, 2-4 seats, 200 games a pair) takes an hour or more on
+two cores: a Tal game with a strong seat takes some 1.3-2 s of one core at 100
+playouts (2026-12, after the speed-ups of bench/bot_speed.py), 4-5 s at 400. The goals of issue 30 are established by these subsets of
 ``bench/bots.py`` (``make bench`` runs the two-seat ones, the endings and the
 decision times)::
 
