@@ -162,7 +162,7 @@ def test_on_a_phone_the_overseer_picker_comes_before_the_valley(login, live_serv
     assert page.locator("#board-area .tal-picker a.pick").count() == 2
 
 
-def test_on_a_phone_the_numbers_of_the_whole_valley_can_be_read(login, live_server):
+def test_on_a_phone_the_numbers_of_the_whole_valley_can_be_read(login, live_server, artifacts):
     game, page = planner_page(login, live_server)
     # Targets of overseer 1; the board they come on must be in before the zoom is read
     # (the targets of another figure are drawn while it is on its way).
@@ -176,7 +176,9 @@ def test_on_a_phone_the_numbers_of_the_whole_valley_can_be_read(login, live_serv
     targets = page.evaluate(TARGETS)
     fields = [t["box"] for t in targets if t["kind"] == "field"]
     areas = [t["height"] for t in targets if t["kind"] == "area"]
-    shot = png_rows(page.screenshot(full_page=True))
+    drawn = page.screenshot(full_page=True)
+    (artifacts / "tal-phone-whole-valley-390.png").write_bytes(drawn)
+    shot = png_rows(drawn)
     inked = [ink_in(shot, box) for box in fields]
     assert len(fields) > 10 and areas
     assert min(areas) >= 10, areas  # px on the screen
