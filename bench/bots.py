@@ -40,7 +40,8 @@ bag unable to fill a group (see ``TAL_BAG_NOTE``).
 
 A full run (every title, 2-4 seats, 200 games a pair) takes an hour or more on
 two cores: a Tal game with a strong seat takes some 1.3-2 s of one core at 100
-playouts (2026-12, after the speed-ups of bench/bot_speed.py), 4-5 s at 400. The goals of issue 30 are established by these subsets of
+playouts (2026-12, after the speed-ups of bench/bot_speed.py), 4-5 s at 400.
+The goals of issue 30 are established by these subsets of
 ``bench/bots.py`` (``make bench`` runs the two-seat ones, the endings and the
 decision times)::
 
