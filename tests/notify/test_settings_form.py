@@ -78,3 +78,15 @@ def test_quiet_hours_are_turned_off_by_leaving_both_times_empty(users):
     )
     anna.refresh_from_db()
     assert anna.quiet_from is None
+
+
+def test_each_form_of_the_settings_page_has_a_button_of_its_own_name(users):
+    """A screen reader lists the page's buttons by name: two "Save"s would be two of one."""
+    import re
+    from collections import Counter
+
+    client = Client()
+    client.force_login(users[0])
+    page = client.get("/settings/").content.decode()
+    names = Counter(re.findall(r"<button[^>]*>([^<]+)</button>", page))
+    assert names["Save"] == 1 and names["Save these names"] == 1
