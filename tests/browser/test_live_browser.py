@@ -150,7 +150,9 @@ def test_the_menus_badge_follows_the_players_turns_without_a_reload(game, open_p
         assert action in game.engine.legal_actions(state, number)
         play.act(game.pk, mover, action, None)
         state = replay.current_state(Game.objects.get(pk=game.pk))
-    lobby.wait_for_selector("#turn-badge .badge", timeout=3000)
+    # (a stream's event comes at once; the wait allows for a busy machine, and no poll
+    # may have brought it: see the last line)
+    lobby.wait_for_selector("#turn-badge .badge", timeout=10000)
     assert lobby.inner_text("#turn-badge .badge") == "1"
     assert "1 game waits for you" in lobby.get_attribute("#turn-badge .badge", "aria-label")
     assert not [url for url in lobby.requests if POLL.search(url)]
