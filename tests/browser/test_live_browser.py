@@ -94,12 +94,12 @@ def test_two_players_see_each_others_moves_without_polling(game, open_page):
         mover = mover_of(game)
         other = pages[(bert if mover == anna else anna).pk]
         before = shown_version(other)
-        started = time.monotonic()
         pages[mover.pk].locator("#board-area button.action").first.click()
-        wait_version(other, before + 1, seconds=3)
-        assert time.monotonic() - started < 3
+        # At once (bench/live.py: p95 under 10 ms); the wait allows for a busy machine, and
+        # the poll, which would come within 4 s, is checked below to have never run.
+        wait_version(other, before + 1, seconds=10)
         game.refresh_from_db()
-        wait_version(pages[mover.pk], game.version, seconds=3)
+        wait_version(pages[mover.pk], game.version, seconds=10)
     # Idle for longer than the poll's 4 seconds: still no poll.
     time.sleep(4.5)
     for page in pages.values():
