@@ -130,22 +130,7 @@ class NewGameForm(forms.Form):
             )
             self.computer_names.append(name)
         self.order_fields(["title", "players", *self.computer_names])
-        self.option_names = []
-        for spec in engine.options_schema():
-            name = f"option_{spec['name']}"
-            label = _(spec.get("label", spec["name"]))
-            help_text = _(spec["help"]) if spec.get("help") else ""
-            if spec["type"] == "bool":
-                field = forms.BooleanField(label=label, required=False, help_text=help_text)
-            else:
-                field = forms.ChoiceField(
-                    label=label,
-                    help_text=help_text,
-                    choices=[(value, _(text)) for value, text in spec["choices"]],
-                )
-            field.initial = spec.get("default")
-            self.fields[name] = field
-            self.option_names.append(spec["name"])
+        self.option_names = add_option_fields(self, engine)
 
     def clean_timeout_policy(self):
         return self.cleaned_data["timeout_policy"] or Game.TimeoutPolicy.LOSE
@@ -172,3 +157,24 @@ class NewGameForm(forms.Form):
                 # is not listed in the lobby as "King of Siam".
                 data["title"] = gettext(variant_name(self.options()))
         return data
+
+
+def add_option_fields(form, engine) -> list[str]:
+    """A field ``option_<name>`` for each of the title's options (its
+    ``options_schema``); the options' names, in order."""
+    names = []
+    for spec in engine.options_schema():
+        label = _(spec.get("label", spec["name"]))
+        help_text = _(spec["help"]) if spec.get("help") else ""
+        if spec["type"] == "bool":
+            field = forms.BooleanField(label=label, required=False, help_text=help_text)
+        else:
+            field = forms.ChoiceField(
+                label=label,
+                help_text=help_text,
+                choices=[(value, _(text)) for value, text in spec["choices"]],
+            )
+        field.initial = spec.get("default")
+        form.fields[f"option_{spec['name']}"] = field
+        names.append(spec["name"])
+    return names

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import days_label
+from games.forms import add_option_fields, days_label
 from games.models import Game
 
 from .models import Tournament
@@ -82,22 +82,7 @@ class TournamentForm(forms.Form):
         self.fields["name"].initial = gettext("%(title)s tournament") % {
             "title": gettext(engine.name)
         }
-        self.option_names = []
-        for spec in engine.options_schema():
-            name = f"option_{spec['name']}"
-            label = _(spec.get("label", spec["name"]))
-            help_text = _(spec["help"]) if spec.get("help") else ""
-            if spec["type"] == "bool":
-                field = forms.BooleanField(label=label, required=False, help_text=help_text)
-            else:
-                field = forms.ChoiceField(
-                    label=label,
-                    help_text=help_text,
-                    choices=[(value, _(text)) for value, text in spec["choices"]],
-                )
-            field.initial = spec.get("default")
-            self.fields[name] = field
-            self.option_names.append(spec["name"])
+        self.option_names = add_option_fields(self, engine)
         # The title's own choices next to its table size, before the format.
         options = [f"option_{name}" for name in self.option_names]
         self.order_fields(["name", "table_size", *options])
