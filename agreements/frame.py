@@ -4,28 +4,30 @@ the forms to ask for a pause, an early resume or taking back one's last turn."""
 
 from __future__ import annotations
 
-from games import extend, pause, play, takeback
+from games import extend, facts, pause, play, takeback
 from games.models import Game
 
 from . import flows
 from .models import Answer, Request
 
 
-def _latest(page) -> Request | None:
-    """The game's latest request, open or decided (one query per page)."""
+def _latest(context) -> Request | None:
+    """The game's latest request, open or decided (a query only if there is one)."""
+    page = context["page"]
     if "latest_request" not in page.memo:
         latest = None
-        if page.game.status == Game.Status.ACTIVE:
+        if page.game.status == Game.Status.ACTIVE and facts.fact(context, "agreements.latest"):
             latest = Request.objects.filter(game=page.game).order_by("-pk").first()
         page.memo["latest_request"] = latest
     return page.memo["latest_request"]
 
 
-def _request(page) -> Request | None:
+def _request(context) -> Request | None:
     """The open request of the page's game; None when it lapsed (the game moved on,
     which the page's key covers, as it does the rows read here)."""
+    page = context["page"]
     if "agreement" not in page.memo:
-        found = _latest(page)
+        found = _latest(context)
         if found is not None and (
             found.status != Request.Status.OPEN or flows.lapsed(page.game, found)
         ):
@@ -45,7 +47,7 @@ def _asked(context) -> dict | None:
     page = context["page"]
     if page.viewer is None or page.history:
         return None
-    request = _request(page)
+    request = _request(context)
     user = context["request"].user
     if request is None or user.pk in page.memo["agreed"]:
         return None
@@ -58,7 +60,7 @@ def _panel(context) -> dict | None:
     if page.viewer is None or page.history or game.status != Game.Status.ACTIVE:
         return None
     user = context["request"].user
-    request = _request(page)
+    request = _request(context)
     names = _names(page)
     panel = {"agreement": request, "agree_user": user}
     if request is not None:
@@ -81,7 +83,7 @@ def _panel(context) -> dict | None:
         except play.PlayError:
             turn = None
         panel["take_back_turn"] = turn
-    last = _latest(page)
+    last = _latest(context)
     if last is not None and last.decided_at and last.status != Request.Status.AGREED:
         panel["last_request"] = last
         panel["refused_name"] = names.get(last.refused_by_id, "")
@@ -95,7 +97,9 @@ def register() -> None:
     requests, answers = Request._meta.db_table, Answer._meta.db_table
     # Rows are added, and a request's status changes once (the game's version moves
     # with every change too): the newest request, its decision and the answers' count.
-    extend.add_key_part(f"(SELECT MAX(id) FROM {requests} WHERE game_id = %(game)s)")
+    extend.add_key_part(
+        f"(SELECT MAX(id) FROM {requests} WHERE game_id = %(game)s)", name="agreements.latest"
+    )
     extend.add_key_part(
         f"(SELECT COUNT(*) FROM {requests} WHERE game_id = %(game)s AND status = 'open')"
     )

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from games import extend
+from games import extend, facts
 from games.models import Game, Seat
 
 from . import ratings, rematch
@@ -43,11 +43,12 @@ def _badge_params() -> dict:
     }
 
 
-def _cancel_votes(page) -> list[int]:
+def _cancel_votes(context) -> list[int]:
     """The users who agreed to cancel the running game (the header and the panel ask)."""
+    page = context["page"]
     if "cancel_votes" not in page.memo:
         votes = []
-        if page.game.status == Game.Status.ACTIVE:
+        if page.game.status == Game.Status.ACTIVE and facts.fact(context, "community.votes"):
             votes = list(page.game.cancel_votes.values_list("user_id", flat=True))
         page.memo["cancel_votes"] = votes
     return page.memo["cancel_votes"]
@@ -59,7 +60,7 @@ def _cancel_asked(context) -> dict | None:
     page = context["page"]
     if page.viewer is None or page.history:
         return None
-    votes = _cancel_votes(page)
+    votes = _cancel_votes(context)
     mine = next((s.user_id for s in page.seats if s.number == page.viewer), None)
     if not votes or mine in votes:
         return None
@@ -80,7 +81,7 @@ def _panel(context) -> dict:
     if game.status == Game.Status.ACTIVE:
         panel["open_seats"] = page.open_seats
         panel["left_here"] = bool(page.open_seats) and not seated and game.left_by(user)
-        votes = _cancel_votes(page)
+        votes = _cancel_votes(context)
         panel["cancel_names"] = [names[uid] for uid in votes if uid in names]
         panel["my_cancel_vote"] = user.is_authenticated and user.pk in votes
     elif game.status == Game.Status.FINISHED:
@@ -134,7 +135,9 @@ def register() -> None:
     votes = CancelVote._meta.db_table
     # Votes are only ever added or withdrawn (deleted): their count and highest id
     # say whether the set changed.
-    extend.add_key_part(f"(SELECT COUNT(*) FROM {votes} WHERE game_id = %(game)s)")
+    extend.add_key_part(
+        f"(SELECT COUNT(*) FROM {votes} WHERE game_id = %(game)s)", name="community.votes"
+    )
     extend.add_key_part(f"(SELECT MAX(id) FROM {votes} WHERE game_id = %(game)s)")
     extend.add_part("game-header", "community/_cancel_asked.html", _cancel_asked)
     extend.add_part("game-panel", "community/_game_panel.html", _panel)

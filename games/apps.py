@@ -12,4 +12,4 @@ class GamesConfig(AppConfig):
 
         checks.register(check_board_templates)
         # The viewer's queue for their next turn shows on their page (games.premoves).
-        extend.add_key_part(premoves.premove_key_sql())
+        extend.add_key_part(premoves.premove_key_sql(), name="games.premove")

@@ -11,7 +11,8 @@ here from its ``AppConfig.ready``, as a title registers its engine
   draws (``PLACES``), with the context of that place and what the part's own
   function adds;
 - **page key parts** (``add_key_part``): SQL whose value changes whenever a part's
-  drawing would, so that a cached game page (``games.pagecache``) is drawn anew;
+  drawing would, so that a cached game page (``games.pagecache``) is drawn anew; a
+  named one is also a fact the parts read (``games.facts``), all in one query;
 - **badge parts** (``add_badge_part``): SQL counting what waits for a player (the
   menu's badge: their move, an invitation, a rematch offer);
 - **chat filters** (``add_chat_filter``): which chat lines a viewer reads;
@@ -127,12 +128,13 @@ def parts(place: str) -> list[Part]:
 
 
 # Scalar SQL subqueries, read with the seats of a game page for its cache key, and
-# what gives the named parameters some of them use.
+# what gives the named parameters some of them use; the named ones by their names.
 _key_parts: list[str] = []
 _key_params: list[Callable[[], dict]] = []
+_key_names: dict[str, str] = {}
 
 
-def add_key_part(sql: str, params: Callable[[], dict] | None = None) -> None:
+def add_key_part(sql: str, params: Callable[[], dict] | None = None, name: str = "") -> None:
     """A value the game page's cache key must include: a scalar SQL subquery that may
     use ``%(game)s`` (the game's id) and ``%(user)s`` (the viewer's id, NULL for an
     anonymous viewer). Rows only ever added or deleted are covered by their count and
@@ -140,16 +142,27 @@ def add_key_part(sql: str, params: Callable[[], dict] | None = None) -> None:
 
     ``params()``: other named parameters it uses, read for every key (prefix their
     names with the app's name), e.g. a time: what a page shows may change with the
-    clock alone (a player seen in the last few minutes)."""
+    clock alone (a player seen in the last few minutes).
+
+    ``name`` (prefixed with the app's name): the value is also a fact a part may read
+    (``games.facts.fact``), e.g. to learn that there is nothing to show without a
+    query of its own."""
     if sql not in _key_parts:
         _key_parts.append(sql)
         _changed()
         if params is not None:
             _key_params.append(params)
+    if name:
+        _key_names[name] = sql
 
 
 def key_parts() -> list[str]:
     return list(_key_parts)
+
+
+def key_names() -> dict[str, str]:
+    """The named key parts: name -> SQL."""
+    return dict(_key_names)
 
 
 def key_params() -> dict:

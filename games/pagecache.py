@@ -65,7 +65,7 @@ from django.middleware.csrf import get_token
 from django.utils import timezone, translation
 from django.utils.timesince import timeuntil
 
-from . import extend, fragments, lists, release, since
+from . import extend, facts, fragments, lists, release, since
 from .fragments import CSRF_MARK, REQUEST_ID_MARK
 from .models import Game, Seat
 from .rows import planned_cursor
@@ -145,8 +145,10 @@ def page_key(request, game: Game) -> str | None:
         return None
     extras = list(rows[0][:counts])
     seats = [row[counts:] for row in rows]
-    # The menu's badge: the context processor takes it from here on a miss.
+    # The menu's badge: the context processor takes it from here on a miss; the parts
+    # their facts (games.facts).
     request.my_turn_count = sum(extras[:badge])
+    facts.remember(request, game.pk, extend.key_parts(), extras[badge:])
     named = {
         "game": _row(game),
         "seats": seats,

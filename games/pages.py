@@ -13,7 +13,7 @@ from django.db import connection
 
 from enginekit import IllegalAction
 
-from . import replay
+from . import facts, replay
 from .models import Game, Move, Premove
 from .rows import planned_cursor, read_seats
 from .since import Since, since_last_look, view_before_last_move
@@ -45,6 +45,7 @@ class BoardPage:
     fragment_digests: dict[str, str] = field(default_factory=dict)
     # What the feature apps' parts (games.extend) worked out once for this page.
     memo: dict[str, Any] = field(default_factory=dict)
+    user_id: int | None = None  # who the page is drawn for (None: signed out)
 
     # Both are drawn only inside the cached fragments (games.fragments): worked
     # out when a fragment is rendered, never for one served from the cache.
@@ -85,6 +86,8 @@ class BoardPage:
         theirs alone to read (read only where a part of the page asks for it)."""
         if self.viewer is None or self.history or self.game.status != Game.Status.ACTIVE:
             return None
+        if facts.of_page(self, "games.premove") is None:
+            return None  # no queue: known from the page's facts, without a query
         user_id = next((s.user_id for s in self.seats if s.number == self.viewer), None)
         return Premove.objects.filter(game=self.game, user_id=user_id).first()
 
@@ -218,6 +221,7 @@ def board_page(
         history=history,
         player_names={s.number: s.user.name for s in seats},
         seats=seats,
+        user_id=user.pk if user.is_authenticated else None,
         can_undo=can_undo,
         error=error,
         notice=notice,

@@ -4,23 +4,22 @@ a first game of each title to start."""
 
 from __future__ import annotations
 
-from games import extend
+from games import extend, facts
 from games.models import Game
 
 from . import walkthrough
 from .models import Walkthrough
 
 
-def _is_walkthrough(page, user) -> bool:
-    """Whether ``user`` learns in the page's game. A first game is a practice game: any
-    other (no computer ever played in it) is known without a query, on every move."""
-    if "walkthrough" not in page.memo:
-        page.memo["walkthrough"] = bool(
-            user.is_authenticated
-            and page.game.computer_played
-            and Walkthrough.objects.filter(game_id=page.game.pk, learner=user).exists()
-        )
-    return page.memo["walkthrough"]
+def _is_walkthrough(context) -> bool:
+    """Whether the viewer learns in the page's game. A first game is a practice game:
+    any other (no computer ever played in it) is known without even the page's facts."""
+    page = context["page"]
+    return bool(
+        context["request"].user.is_authenticated
+        and page.game.computer_played
+        and facts.fact(context, "learn.walkthrough")
+    )
 
 
 def _lesson(context) -> dict | None:
@@ -28,7 +27,7 @@ def _lesson(context) -> dict | None:
     page = context["page"]
     if page.viewer is None or page.history:
         return None
-    if not _is_walkthrough(page, context["request"].user):
+    if not _is_walkthrough(context):
         return None
     game = context["game"]
     if game.status != Game.Status.ACTIVE:
@@ -48,7 +47,8 @@ def register() -> None:
     walkthroughs = Walkthrough._meta.db_table
     # Made once with its game, never changed: whether the viewer learns in this game.
     extend.add_key_part(
-        f"(SELECT COUNT(*) FROM {walkthroughs} WHERE game_id = %(game)s AND learner_id = %(user)s)"
+        f"(SELECT COUNT(*) FROM {walkthroughs} WHERE game_id = %(game)s AND learner_id = %(user)s)",
+        name="learn.walkthrough",
     )
     extend.add_part("game-header", "learn/_lesson.html", _lesson, order=10)
     extend.add_part("lobby", "learn/_first_games.html", _first_games, order=10)
