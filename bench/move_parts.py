@@ -43,6 +43,7 @@ PARTS = [
     ("    tal.board.build", "tal.board", "build"),
     ("    the valley (tal.valley.render)", "tal.valley", "render"),
     ("    siam.board.build", "siam.board", "build"),
+    ("    the take-back offer (games.takeback.last_turn)", "games.takeback", "last_turn"),
 ]
 FRAGMENTS = ("board", "log")  # games.fragments.render(part, ...)
 PARTIALS = ("game-header", "history-nav", "chat-list", "chat-form")
@@ -267,13 +268,18 @@ def run(moves: int, title: str = "tal") -> None:
     print(f"{'trivial signed-in view':64} {median_ms(trivial):6.2f}")
     print(f"{'one-INSERT POST':64} {median_ms(insert):6.2f}")
     print(f"{'move answered in JSON (no board)':64} {median_ms(api):6.2f}")
-    write, act, answer, data, template, build, valley, siam_build = (label for label, *_ in PARTS)
+    write, act, answer, data, template, build, valley, siam_build, takeback = (
+        label for label, *_ in PARTS
+    )
     for label in (write, act):
         print(f"  {label:62} {median_ms(api_parts[label]):6.2f}")
     print(f"{'move answered with the new board (htmx)':64} {median_ms(htmx):6.2f}")
     fragments = [f"    {p} fragment" for p in FRAGMENTS]
     partials = [f"    partial {p}" for p in PARTIALS]
-    shown = (write, act, answer, data, template, *fragments, build, valley, siam_build, *partials)
+    shown = (
+        write, act, answer, data, template, *fragments, build, valley, siam_build, takeback,
+        *partials,
+    )  # fmt: skip
     for label in shown:
         if label in htmx_parts:
             print(f"  {label:62} {median_ms(htmx_parts[label]):6.2f}")
