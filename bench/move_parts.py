@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import secrets
 import shutil
@@ -106,18 +105,7 @@ def main() -> None:
         global clock
         clock = time.process_time
     tmp = Path(tempfile.mkdtemp(prefix="move-parts-"))
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings_bench",
-        DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(40),
-        SECURE_SSL_REDIRECT="0",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        EMAIL_URL="dummymail://",
-        LOG_LEVEL="WARNING",
-        BENCH_STATIC_ROOT=str(tmp / "static"),
-        DATABASE_URL=f"sqlite:///{tmp / 'bench.sqlite3'}",
-    )
-    os.environ.pop("REDIS_URL", None)
+    site_load.use_in_process_sqlite(tmp)
     try:
         run(args.moves, args.title)
     finally:

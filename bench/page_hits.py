@@ -21,9 +21,7 @@ minute).
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import secrets
 import shutil
 import statistics
 import sys
@@ -43,18 +41,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=300, help="requests per figure")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="page-hits-"))
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings_bench",
-        DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(40),
-        SECURE_SSL_REDIRECT="0",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        EMAIL_URL="dummymail://",
-        LOG_LEVEL="WARNING",
-        BENCH_STATIC_ROOT=str(tmp / "static"),
-        DATABASE_URL=f"sqlite:///{tmp / 'bench.sqlite3'}",
-    )
-    os.environ.pop("REDIS_URL", None)
+    site_load.use_in_process_sqlite(tmp)
     try:
         run(args.requests)
     finally:

@@ -79,9 +79,10 @@ class Target:
                 print(f"cleanup: {error}", file=sys.stderr)
 
 
-def prepare(tmp: Path) -> Target:
-    tag = secrets.token_hex(4)
-    env = {
+def bench_env(tmp: Path) -> dict[str, str]:
+    """The settings every benchmark runs the site with: production's (DEBUG off,
+    ``config.settings_bench``), static files and mail kept under ``tmp``."""
+    return {
         "DJANGO_SETTINGS_MODULE": "config.settings_bench",
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(40),
@@ -91,6 +92,18 @@ def prepare(tmp: Path) -> Target:
         "LOG_LEVEL": "WARNING",
         "BENCH_STATIC_ROOT": str(tmp / "static"),
     }
+
+
+def use_in_process_sqlite(tmp: Path) -> None:
+    """This process runs the site itself, on a throw-away SQLite file under ``tmp`` and
+    without Redis (the in-process benchmarks: figures free of network and server)."""
+    os.environ.update(bench_env(tmp), DATABASE_URL=f"sqlite:///{tmp / 'bench.sqlite3'}")
+    os.environ.pop("REDIS_URL", None)
+
+
+def prepare(tmp: Path) -> Target:
+    tag = secrets.token_hex(4)
+    env = bench_env(tmp)
     target = Target("", env)
     url = os.environ.get("DATABASE_URL", "")
     if url:

@@ -118,18 +118,27 @@ def _own_hook(request, pk):
     return get_object_or_404(Webhook, pk=pk, user=request.user)
 
 
-@require_POST
-@login_required
-def device_edit(request, pk):
-    device = _own_device(request, pk)
-    form = DeviceForm(request.POST, instance=device)
+def _hook_anchor(hook) -> str:
+    """Where a hook is listed: a game's channel or the player's own webhooks."""
+    return "channels" if hook.game_id else "webhooks"
+
+
+def _save_settings(request, form, anchor: str = "push"):
+    """Save a device's or a hook's settings form; when what is sent changes, so may
+    when the waiting messages go (quiet hours, digest)."""
     if form.is_valid():
         form.save()
         outbox.reschedule(request.user)
         messages.success(request, _("Your settings were saved."))
     else:
         form_errors(request, form)
-    return back("push")
+    return back(anchor)
+
+
+@require_POST
+@login_required
+def device_edit(request, pk):
+    return _save_settings(request, DeviceForm(request.POST, instance=_own_device(request, pk)))
 
 
 @require_POST
@@ -162,21 +171,14 @@ def webhook_add(request):
 @login_required
 def webhook_edit(request, pk):
     hook = _own_hook(request, pk)
-    form = WebhookEditForm(request.POST, instance=hook)
-    if form.is_valid():
-        form.save()
-        outbox.reschedule(request.user)
-        messages.success(request, _("Your settings were saved."))
-    else:
-        form_errors(request, form)
-    return back("channels" if hook.game_id else "webhooks")
+    return _save_settings(request, WebhookEditForm(request.POST, instance=hook), _hook_anchor(hook))
 
 
 @require_POST
 @login_required
 def webhook_remove(request, pk):
     hook = _own_hook(request, pk)
-    anchor = "channels" if hook.game_id else "webhooks"
+    anchor = _hook_anchor(hook)
     hook.delete()
     messages.success(request, _("The webhook was removed."))
     return back(anchor)
@@ -188,7 +190,7 @@ def webhook_enable(request, pk):
     hook = _own_hook(request, pk)
     Webhook.objects.filter(pk=hook.pk).update(disabled_at=None, failures=0, last_error="")
     messages.success(request, _("The webhook is on again."))
-    return back("channels" if hook.game_id else "webhooks")
+    return back(_hook_anchor(hook))
 
 
 @require_POST
