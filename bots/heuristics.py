@@ -73,6 +73,14 @@ def _against_best_rival(worth: list[float], players: int, scale: float, teams=()
     ]
 
 
+def _against_field(worth: list[float], players: int, scale: float) -> list[float]:
+    """Each seat's lead over the mean of the other seats, squashed into 0..1 (in two-seat
+    games the same as :func:`_against_best_rival`)."""
+    total = sum(worth)
+    others = players - 1
+    return [_sigmoid(scale * (w - (total - w) / others)) for w in worth]
+
+
 def siam_rule_chances(state: Any) -> tuple[list[float], float]:
     """Per faction the chance it rules at the end, and the chance the invaders end the game.
 
@@ -227,12 +235,18 @@ def _tal_builders(state: Any, seat: int) -> dict[int, int]:
     return out
 
 
-def tal(state: Any, players: int, scale: float = TAL_SCALE) -> list[float]:
+def tal(
+    state: Any, players: int, scale: float = TAL_SCALE, against_field: bool = False
+) -> list[float]:
     """Tal der Könige: points of finished pyramids and what the unfinished own ones promise.
 
     The stones a seat holds (or leads the bidding for) go, as far as its workers can
     build them this round, onto its sites, the ones closest to finishing first; the
     rest will fall to the Pharaoh pyramid and count only a little.
+
+    Each seat's worth is compared with its best rival's, or with ``against_field``
+    with the mean of the other seats' (what the strong bot's search scores by in
+    three and four seats, see :func:`tal_search`).
     """
     rounds = tal_rounds_left(state, players)
     shares = tal_auction_shares(state, players)
@@ -267,6 +281,8 @@ def tal(state: Any, players: int, scale: float = TAL_SCALE) -> list[float]:
                 site.size, site.levels, site.finished, coming.get(number, 0), rate * rounds
             )
         worth.append(total)
+    if against_field:
+        return _against_field(worth, players, scale)
     return _against_best_rival(worth, players, scale)
 
 
@@ -339,9 +355,13 @@ def for_engine(engine: Any) -> Heuristic:
 
 
 def tal_search(state: Any, players: int) -> list[float]:
-    """:func:`tal` as the strong bot's search scores positions (``TAL_SEARCH_SCALE`` in
-    two-seat games)."""
-    return tal(state, players, TAL_SEARCH_SCALE if players == 2 else TAL_SCALE)
+    """:func:`tal` as the strong bot's search scores positions: ``TAL_SEARCH_SCALE`` in
+    two-seat games; in three and four, each seat against the mean of the others rather
+    than its best rival (a move that feeds a trailing seat is not free: measured in
+    round 3, see :mod:`bots.mcts`)."""
+    if players == 2:
+        return tal(state, players, TAL_SEARCH_SCALE)
+    return tal(state, players, TAL_SCALE, against_field=True)
 
 
 # What the strong bot's search scores leaves by, where it differs from the title's
