@@ -89,14 +89,13 @@ def test_the_strong_bot_scores_a_two_seat_tal_lead_flatter_than_the_greedy_bot()
     assert heuristics.TAL_SEARCH_SCALE < heuristics.TAL_SCALE
     leads = 0
     for state, _ in _random_positions(2, 5, every=5):
+        if state.phase == "bid":
+            continue  # there the search also weighs leads otherwise (graded outbids)
         plain, flat = greedy.values(state)[0], searched.values(state)[0]
         if abs(plain - 0.5) > 0.05:
             assert (flat - 0.5) * (plain - 0.5) > 0 and abs(flat - 0.5) < abs(plain - 0.5)
             leads += 1
     assert leads > 3
-    # three and four seats keep the heuristic's scale (a flatter one measured no better)
-    state = TAL.setup(3, {}, 1)
-    assert common.Game(TAL, 0, 3, search=True).values(state) == [0.5] * 3
 
 
 def _finished(state, number: int, owner: int, colours: list[str]) -> None:
