@@ -83,9 +83,10 @@ won by whoever finishes a small pyramid, best of one colour. Two faults showed:
    a group short of the tenth ring (a sure win, four tiles deep). With three seats
    still to bid, every bid looked worthless: the strong start player of a round
    often laid nothing (once with the three black stones its half-built black
-   pyramid needed on offer, which would have won the game). The search now counts a lead the safer the more rings a rival must lay
-   to pass it (:func:`bots.heuristics.tal_auction_shares`, ``graded``); greedy
-   keeps the old model.
+   pyramid needed on offer, which would have won the game). The search now counts
+   a lead the safer the more rings a rival must lay to pass it
+   (:func:`bots.heuristics.tal_auction_shares`, ``graded``); greedy keeps the old
+   model.
 2. The multi-seat score. Each seat was scored against its best rival only, so a
    move feeding a trailing seat cost nothing. In three and four seats the search
    now scores a seat against the mean of the others (``_against_field``); in two
