@@ -109,6 +109,7 @@ claimed or workers still to move (4.4-7.5 %: far worse). Benchmark
 - ``--seats 3,4 --games 100``: 3 seats 46.2 % (1.39x fair) -> 79.3 % (70.4-86.1,
   2.38x); 4 seats 22.1 % (0.88x) -> 54.8 % (45.1-64.2, 2.19x).
 - ``--seats 2 --games 200``: 64.2 % (57.4-70.6) -> 73.8 % (67.2-79.4).
+  A fresh set (``--first-game 200``): 56.2 % (49.3-62.9) -> 72.5 % (65.9-78.2).
 - ``--seats 2 --pairs strong-random --games 200 --positions 20``: 100 % (98.1-100);
   ``--seats 2,3,4 --games 0 --positions 20``: decision p90 at the default budget
   0.105 / 0.038 / 0.105 s (max 0.214 s).
