@@ -73,6 +73,14 @@ def _against_best_rival(worth: list[float], players: int, scale: float, teams=()
     ]
 
 
+def _against_field(worth: list[float], players: int, scale: float) -> list[float]:
+    """Each seat's lead over the mean of the other seats, squashed into 0..1 (in two-seat
+    games the same as :func:`_against_best_rival`)."""
+    total = sum(worth)
+    others = players - 1
+    return [_sigmoid(scale * (w - (total - w) / others)) for w in worth]
+
+
 def siam_rule_chances(state: Any) -> tuple[list[float], float]:
     """Per faction the chance it rules at the end, and the chance the invaders end the game.
 
@@ -227,15 +235,26 @@ def _tal_builders(state: Any, seat: int) -> dict[int, int]:
     return out
 
 
-def tal(state: Any, players: int, scale: float = TAL_SCALE) -> list[float]:
+def tal(
+    state: Any,
+    players: int,
+    scale: float = TAL_SCALE,
+    against_field: bool = False,
+    graded_outbids: bool = False,
+) -> list[float]:
     """Tal der Könige: points of finished pyramids and what the unfinished own ones promise.
 
     The stones a seat holds (or leads the bidding for) go, as far as its workers can
     build them this round, onto its sites, the ones closest to finishing first; the
     rest will fall to the Pharaoh pyramid and count only a little.
+
+    Each seat's worth is compared with its best rival's, or with ``against_field``
+    with the mean of the other seats' (what the strong bot's search scores by in
+    three and four seats, see :func:`tal_search`); ``graded_outbids``: see
+    :func:`tal_auction_shares`.
     """
     rounds = tal_rounds_left(state, players)
-    shares = tal_auction_shares(state, players)
+    shares = tal_auction_shares(state, players, graded_outbids)
     held = [sum(state.supply[seat].values()) + shares[seat] for seat in range(players)]
     sites = state.sites
     building = state.phase == "build"
@@ -267,6 +286,8 @@ def tal(state: Any, players: int, scale: float = TAL_SCALE) -> list[float]:
                 site.size, site.levels, site.finished, coming.get(number, 0), rate * rounds
             )
         worth.append(total)
+    if against_field:
+        return _against_field(worth, players, scale)
     return _against_best_rival(worth, players, scale)
 
 
@@ -290,13 +311,20 @@ def tal_auction_leaders(state: Any) -> list[tuple[int, int]]:
 
 TAL_TILES = 8  # bid tiles a seat holds before it lays one
 TAL_OUTBID = 0.5  # the chance that a seat still to bid takes a group it can take
+TAL_MAX_RINGS = 10  # rings one seat may lay on one group
 
 
-def tal_auction_shares(state: Any, players: int) -> list[float]:
+def tal_auction_shares(state: Any, players: int, graded: bool = False) -> list[float]:
     """Per seat the stones it may expect from the auction under way.
 
     A group goes to its present leader unless a seat still to bid this round
     holds the tiles to pass it (then each such seat takes it at ``TAL_OUTBID``).
+    ``graded`` (the strong bot's search): the more rings a seat still to bid must
+    lay to pass the leader, the less likely it does (tiles laid there cannot win
+    another group), down to none at ``TAL_MAX_RINGS`` + 1. Without it a lead of 4
+    rings looked as safe as one of 7, so the search, which lays one tile a step,
+    saw no gain in a second or third tile on a group until its tenth ring made it
+    sure, and bid thinly everywhere or not at all.
     """
     shares = [0.0] * players
     if state.phase != "bid" or state.auction_revealed:
@@ -316,10 +344,14 @@ def tal_auction_shares(state: Any, players: int) -> list[float]:
         stones = len(state.groups[group])
         keep = 1.0
         for seat in later:
-            room = min(10 - totals.get(seat, 0), sum(state.tiles[seat]))
-            if totals.get(seat, 0) + room > best:
-                shares[seat] += stones * keep * TAL_OUTBID
-                keep *= 1 - TAL_OUTBID
+            laid = totals.get(seat, 0)
+            room = min(TAL_MAX_RINGS - laid, sum(state.tiles[seat]))
+            if laid + room > best:
+                chance = TAL_OUTBID
+                if graded:
+                    chance *= 1.0 - (best + 1 - laid) / (TAL_MAX_RINGS + 1)
+                shares[seat] += stones * keep * chance
+                keep *= 1 - chance
         shares[leader] += stones * keep
     return shares
 
@@ -339,9 +371,14 @@ def for_engine(engine: Any) -> Heuristic:
 
 
 def tal_search(state: Any, players: int) -> list[float]:
-    """:func:`tal` as the strong bot's search scores positions (``TAL_SEARCH_SCALE`` in
-    two-seat games)."""
-    return tal(state, players, TAL_SEARCH_SCALE if players == 2 else TAL_SCALE)
+    """:func:`tal` as the strong bot's search scores positions: a lead in the auction
+    is the safer the more rings a rival must lay to pass it (``graded_outbids``);
+    ``TAL_SEARCH_SCALE`` in two-seat games; in three and four, each seat against the
+    mean of the others rather than its best rival (a move that feeds a trailing seat
+    is not free). Measured in round 3, see :mod:`bots.mcts`."""
+    if players == 2:
+        return tal(state, players, TAL_SEARCH_SCALE, graded_outbids=True)
+    return tal(state, players, TAL_SCALE, against_field=True, graded_outbids=True)
 
 
 # What the strong bot's search scores leaves by, where it differs from the title's

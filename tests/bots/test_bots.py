@@ -324,3 +324,20 @@ def test_tal_auction_shares_leave_room_for_the_seats_still_to_bid():
     shares = heuristics.tal_auction_shares(state, 2)
     # The second seat holds every tile and may still outbid the first anywhere.
     assert 0 < shares[first] < 10 and shares[second] > 0
+
+
+def test_strong_tal_search_holds_a_lead_of_more_rings_for_safer():
+    """For the strong bot's search a seat still to bid passes a lead of 7 rings less
+    readily than one of 4 (it must lay more of its tiles there), and a lead of 10 never;
+    the greedy bot's heuristic counts every lead it can pass alike."""
+    state, first, second = _tal_bids_laid()
+    stones = len(state.groups[0])
+
+    def leader_share(rings: int, graded: bool) -> float:
+        state.bids[0] = [[first, rings]]
+        return heuristics.tal_auction_shares(state, 2, graded)[first]  # group 2: 0 rings
+
+    # without grading, 4 and 7 rings look the same: the second seat may pass either
+    assert leader_share(4, False) == leader_share(7, False) < stones
+    assert leader_share(4, True) < leader_share(7, True) < leader_share(10, True) == stones
+    assert leader_share(10, False) == stones
