@@ -21,7 +21,11 @@ def remember(request, game_id: int, parts: list[str], values: list[Any]) -> None
     page of game ``game_id``, for the parts drawn on it."""
     index = {sql: n for n, sql in enumerate(parts)}
     named = {name: values[index[sql]] for name, sql in extend.key_names().items() if sql in index}
-    request.page_facts = (game_id, named)
+    request.page_facts = (game_id, _user_id(request.user), named)
+
+
+def _user_id(user) -> int | None:
+    return user.pk if user.is_authenticated else None
 
 
 def fact(context, name: str) -> Any:
@@ -35,8 +39,9 @@ def of_page(page, name: str, request=None) -> Any:
     facts = page.memo.get("facts")
     if facts is None:
         kept = getattr(request, "page_facts", None)
-        if kept is not None and kept[0] == page.game.pk:
-            facts = kept[1]
+        # Only what was read for this game and this viewer: a fact may be the viewer's own.
+        if kept is not None and kept[:2] == (page.game.pk, page.user_id):
+            facts = kept[2]
         else:
             facts = _read(page.game.pk, page.user_id)
         page.memo["facts"] = facts

@@ -49,7 +49,17 @@ def _computer_choices() -> list[tuple[str, str]]:
     return [("", _("a person who joins"))] + [(value, name) for value, name, _about in strengths]
 
 
-class NewGameForm(forms.Form):
+class TitleOptions:
+    """A form with a field for each of a title's options (``add_option_fields``)."""
+
+    option_names: list[str]
+
+    def options(self) -> dict:
+        """The options chosen, by name (cleaned data)."""
+        return {name: self.cleaned_data[f"option_{name}"] for name in self.option_names}
+
+
+class NewGameForm(TitleOptions, forms.Form):
     """The fields every game has, plus one field per option of the engine's schema."""
 
     title = forms.CharField(label=_("Title"), max_length=80)
@@ -140,9 +150,6 @@ class NewGameForm(forms.Form):
         players = self.cleaned_data["players"]
         chosen = [self.cleaned_data.get(name) for name in self.computer_names[: players - 1]]
         return [strength for strength in chosen if strength]
-
-    def options(self) -> dict:
-        return {name: self.cleaned_data[f"option_{name}"] for name in self.option_names}
 
     def clean(self):
         data = super().clean()

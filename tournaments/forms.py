@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import add_option_fields, days_label
+from games.forms import TitleOptions, add_option_fields, days_label
 from games.models import Game
 
 from .models import Tournament
@@ -20,7 +20,7 @@ from .pairing import knockout, roundrobin
 SIGNUP_DAYS = [1, 3, 7, 14]
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(TitleOptions, forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
     table_size = forms.TypedChoiceField(label=_("Players per table"), coerce=int)
     format = forms.ChoiceField(
@@ -86,9 +86,6 @@ class TournamentForm(forms.Form):
         # The title's own choices next to its table size, before the format.
         options = [f"option_{name}" for name in self.option_names]
         self.order_fields(["name", "table_size", *options])
-
-    def options(self) -> dict:
-        return {name: self.cleaned_data[f"option_{name}"] for name in self.option_names}
 
     def clean(self):
         data = super().clean()

@@ -42,7 +42,7 @@ def test_a_fact_is_read_as_it_is_now_and_for_the_viewer(game_and_players):
 
 
 def test_the_page_key_leaves_its_facts_for_the_parts(game_and_players, django_assert_num_queries):
-    game, (anna, _) = game_and_players
+    game, (anna, bert) = game_and_players
     request = RequestFactory().get(game.get_absolute_url())
     request.user = anna
     assert pagecache.page_key(request, game) is not None
@@ -54,3 +54,8 @@ def test_the_page_key_leaves_its_facts_for_the_parts(game_and_players, django_as
     other = board_page(running_game("siam", [anna, UserFactory()]), anna)
     with django_assert_num_queries(1):
         facts.fact({"page": other, "request": request}, "games.premove")
+    # Nor a page of this game drawn for someone else: a fact may be the viewer's own.
+    Premove.objects.create(game=game, user=bert, seat=game.seat_of(bert).number, actions=[])
+    for_bert = board_page(game, bert)
+    with django_assert_num_queries(1):
+        assert facts.fact({"page": for_bert, "request": request}, "games.premove") is not None

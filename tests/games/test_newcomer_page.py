@@ -11,13 +11,13 @@ import pytest
 from games import play, replay
 from games.models import Seat
 from siam import board
+from siam.engine.maps import MAPS
 from siam.layout import LOOKS
 from tests.factories import UserFactory, running_game
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-FACTION_CARDS = ("rama", "lao", "malai")
 
 
 @pytest.mark.parametrize("at", ["9999", "-1", "abc", "3"])
@@ -163,7 +163,9 @@ def test_siam_board_marks_the_provinces_the_last_move_changed():
     seat = sorted(engine.active_seats(state))[0]
     before = engine.view(state, seat)
     # A faction card that places (by the deal, one in a few hundred has nowhere to go).
-    played = (engine.apply(state, seat, {"type": "play", "card": c}) for c in FACTION_CARDS)
+    played = (
+        engine.apply(state, seat, {"type": "play", "card": c}) for c in MAPS["siam"].faction_ids
+    )
     after_state, place = next(
         (after, a)
         for after in played

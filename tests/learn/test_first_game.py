@@ -11,6 +11,7 @@ from games import play, registry, replay
 from games.models import Game
 from learn import walkthrough
 from learn.models import Walkthrough
+from siam.engine.maps import MAPS
 from tests.factories import UserFactory, running_game
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +86,7 @@ def test_the_learner_is_told_the_rule_of_each_step_of_king_of_siam(lena, compute
     # card is one the engine says leads to placing.
     state = replay.current_state(game)
     seat = game.seat_of(lena).number
-    names = {"rama": "Rama", "lao": "Lao", "malai": "Malai"}
+    names = dict(zip(MAPS["siam"].faction_ids, MAPS["siam"].faction_names, strict=True))
     card = next(
         a
         for a in game.engine.legal_actions(state, seat)
