@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 # What `make run` watches for code changes (not .venv or node_modules).
-RELOAD_DIRS := accounts botplay bots community config enginekit games live lobby moderation \
+RELOAD_DIRS := accounts botplay bots community config enginekit games live lobby moderation ops \
 	notify siam tal tournaments agreements social learn
 export SITE_URL ?= http://127.0.0.1:$(PORT)
 

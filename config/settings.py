@@ -5,12 +5,15 @@ mode, an in-process cache, Celery tasks run eagerly, e-mail to the console.
 """
 
 import os
+from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.utils.translation import gettext_lazy as _
+
+from config.version import __version__
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -53,6 +56,7 @@ INSTALLED_APPS = [
     "agreements",
     "social",
     "learn",
+    "ops",
 ]
 
 MIDDLEWARE = [
@@ -60,6 +64,8 @@ MIDDLEWARE = [
     "config.middleware.RejectUnstorableInput",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below whitenoise: static files are neither counted nor logged with a request id.
+    "ops.middleware.Observe",
     # Below whitenoise, which serves static files compressed ahead of time and
     # answers before reaching it; above CompactHTML, which must see the page
     # before it is compressed. Since Django 4.2 it pads against BREACH.
@@ -70,6 +76,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Below CompactHTML and GZip, which must see the page with the banner in it.
+    "ops.middleware.StaffBanner",
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -304,12 +312,58 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
+# LOG_FORMAT=json: one JSON object per line (python-json-logger) with the request id,
+# user id, route name and game id of the request that wrote it (ops.logcontext).
+LOG_FORMAT = env.str("LOG_FORMAT", default="plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request": {"()": "ops.logcontext.RequestContext"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s %(user_id)s"
+            " %(route)s %(game_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request"],
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+
+# The release (config/version.py): /readyz and the admin's header show it.
+VERSION = __version__
+
+# Health (ops): the Celery worker and beat each write a heartbeat this often (seconds),
+# and count as gone when none came for HEARTBEAT_STALE_SECONDS; the outbox is late when
+# its oldest due row has waited OUTBOX_STALE_SECONDS. /readyz answers 503 and staff see
+# a banner then.
+HEARTBEAT_INTERVAL_SECONDS = env.int("HEARTBEAT_INTERVAL_SECONDS", default=30)
+HEARTBEAT_STALE_SECONDS = env.int("HEARTBEAT_STALE_SECONDS", default=120)
+OUTBOX_STALE_SECONDS = env.int("OUTBOX_STALE_SECONDS", default=600)
+# /metrics (Prometheus) answers only with "Authorization: Bearer <METRICS_TOKEN>"; without
+# a token it is not there (404). PROMETHEUS_MULTIPROC_DIR (read by prometheus-client
+# itself) is where each process writes its counters when there are several.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+
+# Errors: to Sentry when SENTRY_DSN is set (web and Celery, nothing personal: ops.errors);
+# otherwise mailed to ADMINS ("Name <address>, ...") when DEBUG is off.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+SENTRY_ENVIRONMENT = env.str("SENTRY_ENVIRONMENT", default="")
+SENTRY_TRACES_SAMPLE_RATE = env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0)
+if SENTRY_DSN:
+    from ops import errors
+
+    errors.init(SENTRY_DSN, SENTRY_ENVIRONMENT, SENTRY_TRACES_SAMPLE_RATE, VERSION)
+    ADMINS = []
+else:
+    ADMINS = [parseaddr(entry) for entry in env.list("ADMINS", default=[])]
 
 # games.pagecache: render every cached game page again and fail if it differs
 # (the tests turn it on; it costs the whole saving).

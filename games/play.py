@@ -443,6 +443,12 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
             transaction.on_commit(lambda: replay.save_snapshot(game, count, number, state))
         transaction.on_commit(lambda: replay.store(game, number, count, state))
         transaction.on_commit(lambda: replay.keep_position(game, start, before))
+        recorded = number - own + 1  # the action, and the forced moves and premoves after it
+        transaction.on_commit(
+            lambda: signals.moved.send_robust(sender=Game, game=game, moves=recorded)
+        )
+    # Ids only (no names, no action): the request's log context adds who and where.
+    logger.info("move", extra={"game_id": game.pk, "title": game.kind, "move_number": own})
     game.played_state = state
     return game
 

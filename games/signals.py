@@ -48,6 +48,9 @@ seat_stood_in = Signal()
 # kwargs: game_id, version, chat_count, version_changed (False: only the chat changed).
 # Receivers must not fail the request: the change is committed already.
 changed = Signal()
+# Moves were recorded: a player's action and the forced moves and queued actions it set
+# off. Sent after the commit (metrics count them). kwargs: game, moves (how many rows).
+moved = Signal()
 # A player wrote a line in a game's chat. kwargs: game, message (the ChatMessage).
 chat_posted = Signal()
 # A player's queued actions (games.premoves) were not played when their turn came: one of

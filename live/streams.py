@@ -22,7 +22,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
-from . import caps, channels, hub, keeper
+from . import caps, channels, hub, keeper, signals
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +70,7 @@ class Stream:
         self.closed = False
         if watch is not None:
             keeper.watch(*watch)
+        signals.stream_opened.send_robust(sender=Stream)
 
     def close(self) -> None:
         if self.closed:
@@ -77,6 +78,7 @@ class Stream:
         self.closed = True
         self.inbox.close()
         caps.release(self.place)
+        signals.stream_closed.send_robust(sender=Stream)
         if self.watch is not None:
             keeper.unwatch(*self.watch)
 

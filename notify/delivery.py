@@ -9,7 +9,7 @@ import logging
 
 from django.utils import timezone
 
-from . import push
+from . import push, signals
 from .compose import compose
 from .models import INTERRUPTED, Notification
 from .outbox import Postpone, Skip, backoff, claim, claimable
@@ -23,6 +23,15 @@ def deliver(pk: int) -> str:
     if not claim(pk, now):
         return "not claimed"
     row = Notification.objects.select_related("user", "game", "device", "webhook").get(pk=pk)
+    outcome = _deliver(pk, row, now)
+    # For the metrics (ops): where the outcome is known, in the process that sent it.
+    signals.delivered.send_robust(
+        sender=Notification, channel=row.channel, outcome=outcome, retry=row.attempts > 0
+    )
+    return outcome
+
+
+def _deliver(pk: int, row: Notification, now: datetime.datetime) -> str:
     if row.sending_at is not None:
         # Its worker died after connecting: the receiver may have it. Never twice.
         Notification.objects.filter(pk=pk, claimed_at=now).update(skipped=INTERRUPTED)
