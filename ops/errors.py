@@ -13,6 +13,7 @@ Called from the settings module, before the apps load: no models here.
 from __future__ import annotations
 
 import re
+import warnings
 
 from . import logcontext
 
@@ -55,6 +56,15 @@ def scrub(event: dict, hint: dict | None = None) -> dict:
 def init(dsn: str, environment: str, traces_sample_rate: float, release: str) -> None:
     """Start reporting (web and Celery: the SDK finds both integrations by itself)."""
     import sentry_sdk
+
+    with warnings.catch_warnings():
+        # sentry-sdk 2.75 deprecates send_default_pii for the newer data_collection, and
+        # keeps its meaning: False is the documented, widely known way to say "no PII".
+        warnings.simplefilter("ignore", DeprecationWarning)
+        _init(sentry_sdk, dsn, environment, traces_sample_rate, release)
+
+
+def _init(sentry_sdk, dsn, environment, traces_sample_rate, release) -> None:
     from sentry_sdk.integrations.celery import CeleryIntegration
     from sentry_sdk.integrations.django import DjangoIntegration
 

@@ -48,7 +48,10 @@ def started(count_kind, db):
     return game, game.seats.get(number=0).user, game.seats.get(number=1).user
 
 
-def move(client, game):
+def move(client, game, **kwargs):
     return client.post(
-        f"/g/{game.pk}/act", {"action": {"type": "add", "n": 1}}, content_type="application/json"
+        f"/g/{game.pk}/act",
+        {"action": {"type": "add", "n": 1}},
+        content_type="application/json",
+        **kwargs,
     )
