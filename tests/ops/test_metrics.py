@@ -135,3 +135,19 @@ def test_sign_ups_and_tasks_are_counted(client, token, settings):
     assert value(after, "pbw_celery_tasks_total", **labels) == (
         value(before, "pbw_celery_tasks_total", **labels) + 1
     )
+
+
+def test_the_grafana_dashboard_asks_only_for_metrics_the_site_exposes(client, token):
+    import json
+    import re
+
+    from django.conf import settings
+
+    dashboard = json.loads((settings.BASE_DIR / "deploy" / "grafana-dashboard.json").read_text())
+    exprs = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
+    names = {n for e in exprs for n in re.findall(r"pbw_\w+", e)}
+    text = client.get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"}).content.decode()
+    exposed = set(re.findall(r"^# TYPE (pbw_\w+)", text, re.M))
+    for name in names:
+        base = re.sub(r"_(bucket|total)$", "", name)
+        assert name in exposed or base in exposed, name
