@@ -5,7 +5,6 @@ mode, an in-process cache, Celery tasks run eagerly, e-mail to the console.
 """
 
 import os
-from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -14,6 +13,7 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.utils.translation import gettext_lazy as _
 
 from config.version import __version__
+from ops import errors
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -134,6 +134,11 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int(
 )
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
 if DATABASES["default"]["ENGINE"].startswith("django.db.backends.postgresql"):
+    # A database host that does not answer must fail a request (and /readyz) in seconds,
+    # not hang it: libpq waits for ever by default.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env.int(
+        "DATABASE_CONNECT_TIMEOUT", default=5
+    )
     # The few queries sent on every game request (games.rows.planned_cursor) are
     # planned once per connection: planning the page-cache key's query costs
     # PostgreSQL more than running it. Off behind a pooler that cannot keep
@@ -358,12 +363,10 @@ SENTRY_DSN = env.str("SENTRY_DSN", default="")
 SENTRY_ENVIRONMENT = env.str("SENTRY_ENVIRONMENT", default="")
 SENTRY_TRACES_SAMPLE_RATE = env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0)
 if SENTRY_DSN:
-    from ops import errors
-
     errors.init(SENTRY_DSN, SENTRY_ENVIRONMENT, SENTRY_TRACES_SAMPLE_RATE, VERSION)
     ADMINS = []
 else:
-    ADMINS = [parseaddr(entry) for entry in env.list("ADMINS", default=[])]
+    ADMINS = errors.admins(env.list("ADMINS", default=[]))
 
 # games.pagecache: render every cached game page again and fail if it differs
 # (the tests turn it on; it costs the whole saving).

@@ -170,10 +170,21 @@ CHECKS: dict[str, Callable[[], Check]] = {
 }
 
 
+# Checks that read the database: with the database down they are not asked (each would
+# wait for its own connection to fail), they fail saying so.
+NEED_DATABASE = {"migrations", "worker", "beat", "outbox"}
+
+
 def readiness() -> dict:
     """Every check's answer, which failed, and whether the site is ready."""
     results: dict[str, Check] = {}
     for name, check in CHECKS.items():
+        if name in NEED_DATABASE and not results["database"]["ok"]:
+            if name in ("worker", "beat") and eager():
+                results[name] = {"ok": True, "eager": True}
+            else:
+                results[name] = {"ok": False, "error": "the database is unavailable"}
+            continue
         try:
             results[name] = check()
         except Exception as error:  # a check that breaks is a failed check, never a 500

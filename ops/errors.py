@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from email.utils import parseaddr
 
 from . import logcontext
 
@@ -33,6 +34,17 @@ def _blank(value):
     if isinstance(value, list | tuple):
         return [_blank(v) for v in value]
     return value
+
+
+def admins(entries: list[str]) -> list[tuple[str, str]]:
+    """``ADMINS`` from its variable: "Name <address>" (or a bare address) per entry."""
+    found = []
+    for entry in entries:
+        name, address = parseaddr(entry)
+        if "@" not in address:
+            raise ValueError(f"ADMINS: not an e-mail address: {entry!r}")
+        found.append((name or address, address))
+    return found
 
 
 def scrub(event: dict, hint: dict | None = None) -> dict:
