@@ -11,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import sentry_sdk
+from celery import shared_task
 from django.test import Client
 
 from ops import errors
@@ -122,3 +123,18 @@ def test_scrub_blanks_addresses_in_any_text():
     assert "a@b.example" not in json.dumps(scrubbed)
     assert "10.1.2.3" not in json.dumps(scrubbed)
     assert scrubbed["request"] == {"headers": {"Accept": "*/*"}}
+
+
+@shared_task(name="tests.ops.fail_with_an_address")
+def fail_with_an_address(address: str) -> None:
+    raise RuntimeError(f"could not reach {address}")
+
+
+def test_a_failing_celery_task_is_reported_too(sentry):
+    fail_with_an_address.delay("zelda@example.org")  # eager here, as in make test
+    sentry_sdk.flush(timeout=5)
+    reports = events(sentry)
+    assert len(reports) == 1
+    raw, event = reports[0]
+    assert event["exception"]["values"][-1]["type"] == "RuntimeError"
+    assert b"zelda@example.org" not in raw
