@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import random
 import re
@@ -88,7 +89,7 @@ START_TITLE = re.compile(r"^“(.+)” has started: your turn$")
 CHANNELS = ("email", "push", "webhook")
 # Faults during which a message may rightly arrive twice with the same id (issue 40
 # item 3: after the receiver took it, before the sender could mark it sent).
-WINDOW_FAULTS = {"kill-worker", "smtp-hang", "hook-slow"}
+WINDOW_FAULTS = {"kill-worker", "kill-worker-mid-send", "smtp-hang", "hook-slow"}
 PYTHON = sys.executable
 BIN = Path(sys.executable).parent
 
@@ -165,6 +166,7 @@ class Record:
     hand_overs: list[HandOver] = field(default_factory=list)
     ok_moves: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
     refused: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # a person's step that raised
     server_errors: list[str] = field(default_factory=list)
     cut: int = 0  # requests whose connection failed (retried)
     requests: int = 0
@@ -245,48 +247,62 @@ class Table:
         }
 
     def play(self, stop: threading.Event) -> None:
-        from games import replay
-        from games.models import Game
-
         try:
             while not stop.is_set():
-                game = Game.objects.get(pk=self.game_id)
-                if game.status != Game.Status.ACTIVE:
-                    return
-                state = replay.current_state(game)
-                seats = {s.number: s for s in game.seats.select_related("user")}
-                active = sorted(game.engine.active_seats(state))
-                mine = [n for n in active if n in self.players]
-                if not mine:
-                    stop.wait(0.5)  # the computer's turn: the site's workers play it
-                    continue
-                number = mine[0]
-                seat = seats[number]
-                player = self.players[number]
-                since = seat.to_move_since.timestamp() if seat.to_move_since else time.time()
-                if (number, since) not in self.seen:
-                    self.seen.add((number, since))
-                    hand = HandOver(self.game_id, number, player.name, since, game.move_count)
-                    with self.record.lock:
-                        self.record.hand_overs.append(hand)
-                    started = time.time()
-                    while not stop.is_set() and time.time() - started < self.args.wait:
-                        if self.arrived(player.name, since) >= set(CHANNELS):
-                            hand.complete = True
-                            break
-                        stop.wait(0.2)
-                    hand.waited = time.time() - started
-                    if hand.complete and self.rng.random() < self.args.linger:
-                        # A person who reads the mail and comes back later: a retry of
-                        # a post the site counted failed goes while the turn is still on.
-                        stop.wait(self.rng.uniform(*self.args.linger_seconds))
-                    if stop.is_set():
+                try:
+                    if not self.step(stop):
                         return
-                self.move(game, state, number, player)
+                except Exception as error:  # counted and printed; the person tries again
+                    with self.record.lock:
+                        self.record.problems.append(
+                            f"game {self.game_id}: {type(error).__name__}: {error}"
+                        )
+                    stop.wait(2)
         finally:
             from django.db import connection
 
             connection.close()
+
+    def step(self, stop: threading.Event) -> bool:
+        """One look at the game and, on a person's turn, their move; False: game over or
+        time up."""
+        from games import replay
+        from games.models import Game
+
+        game = Game.objects.get(pk=self.game_id)
+        if game.status != Game.Status.ACTIVE:
+            return False
+        state = replay.current_state(game)
+        seats = {s.number: s for s in game.seats.select_related("user")}
+        active = sorted(game.engine.active_seats(state))
+        mine = [n for n in active if n in self.players]
+        if not mine:
+            stop.wait(0.5)  # the computer's turn: the site's workers play it
+            return True
+        number = mine[0]
+        seat = seats[number]
+        player = self.players[number]
+        since = seat.to_move_since.timestamp() if seat.to_move_since else time.time()
+        if (number, since) not in self.seen:
+            self.seen.add((number, since))
+            hand = HandOver(self.game_id, number, player.name, since, game.move_count)
+            with self.record.lock:
+                self.record.hand_overs.append(hand)
+            started = time.time()
+            while not stop.is_set() and time.time() - started < self.args.wait:
+                if self.arrived(player.name, since) >= set(CHANNELS):
+                    hand.complete = True
+                    break
+                stop.wait(0.2)
+            hand.waited = time.time() - started
+            if hand.complete and self.rng.random() < self.args.linger:
+                # A person who reads the mail and comes back later: a retry of
+                # a post the site counted failed goes while the turn is still on.
+                stop.wait(self.rng.uniform(*self.args.linger_seconds))
+            if stop.is_set():
+                return False
+        self.move(game, state, number, player)
+        return True
 
     def move(self, game, state, number: int, player: Player) -> None:
         import bots
@@ -588,6 +604,7 @@ class Soak:
     def fault_schedule(self, stop: threading.Event) -> None:
         kinds = [
             "kill-worker",
+            "kill-worker-mid-send",
             "kill-beat",
             "kill-app",
             "redis-stop",
@@ -607,15 +624,23 @@ class Soak:
 
     def fault(self, kind: str, stop: threading.Event) -> None:
         began = time.time()
-        lasts = self.rng.uniform(*self.args.lasts)
+        # A killed process is started again after a few seconds; the rest last longer.
+        lasts = (
+            self.rng.uniform(3, 8)
+            if kind.startswith("kill-")
+            else self.rng.uniform(*self.args.lasts)
+        )
         print(f"  {time.strftime('%H:%M:%S')} fault: {kind} for {lasts:.0f} s", flush=True)
-        if kind.startswith("kill-"):
+        if kind == "kill-worker-mid-send":
+            name = self.kill_mid_send()
+            stop.wait(lasts)
+            self.services[name].start()
+        elif kind.startswith("kill-"):
             name = {
                 "kill-worker": self.rng.choice(["worker1", "worker2"]),
                 "kill-beat": "beat",
                 "kill-app": self.rng.choice(["app1", "app2"]),
             }[kind]
-            lasts = self.rng.uniform(3, 8)
             self.services[name].kill()
             stop.wait(lasts)
             self.services[name].start()
@@ -637,6 +662,52 @@ class Soak:
             self.http.mode = "ok"
         with self.record.lock:
             self.record.faults.append((kind, began, time.time()))
+
+    def kill_mid_send(self) -> str:
+        """SIGKILL the worker that is sending a mail, after the sink took the message
+        whole and before it answered (issue 40 item 2's window); any worker if no mail
+        goes within 60 s. Returns the worker's name."""
+        release = threading.Event()
+        self.smtp.holding.clear()
+        self.smtp.hold = release
+        name = self.rng.choice(["worker1", "worker2"])
+        if self.smtp.holding.wait(60):
+            name = self.sender_of(self.smtp_port) or name
+            print(f"    {name} killed with a mail taken and not yet answered", flush=True)
+        else:
+            self.smtp.hold = None
+        self.services[name].kill()
+        release.set()
+        return name
+
+    def sender_of(self, port: int) -> str | None:
+        """The worker (by service name) with a connection open to 127.0.0.1:``port``."""
+        inodes = set()
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as rows:
+                for line in list(rows)[1:]:
+                    fields = line.split()
+                    if int(fields[2].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+                        inodes.add(fields[9])
+        groups = {
+            s.proc.pid: name
+            for name, s in self.services.items()
+            if name.startswith("worker") and s.proc is not None
+        }
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                group = os.getpgid(int(entry))
+                if group not in groups:
+                    continue
+                for fd in os.listdir(f"/proc/{entry}/fd"):
+                    link = os.readlink(f"/proc/{entry}/fd/{fd}")
+                    if link.startswith("socket:[") and link[8:-1] in inodes:
+                        return groups[group]
+            except OSError:
+                continue
+        return None
 
     # ---- the run
 
@@ -834,6 +905,16 @@ class Soak:
             writer.writeheader()
             writer.writerows(rows)
 
+        # Everything that arrived, the faults and the hand-overs, to look into afterwards.
+        raw = {
+            "arrivals": [
+                {k: v for k, v in vars(a).items() if k != "headers"} for a in self.log.snapshot()
+            ],
+            "faults": record.faults,
+            "hand_overs": [vars(h) for h in record.hand_overs],
+        }
+        csv_path.with_suffix(".json").write_text(json.dumps(raw, indent=1))
+
         # Moves: every one answered ok is in the database once.
         soak_games = list({h.game for h in record.hand_overs} | set(record.ok_moves))
         receipts = defaultdict(set)
@@ -867,7 +948,8 @@ class Soak:
             f"Soak of issue 40: {played / 60:.1f} min played with faults, drained in"
             f" {drained:.0f} s; {len(soak_games)} games ({finished} finished), {db_moves} moves"
             f" in the database ({ok_total} by people, answered ok), {len(record.hand_overs)}"
-            f" hand-overs to people, {record.requests} requests ({record.cut} cut and retried)."
+            f" hand-overs to people, {record.requests} requests ({record.cut} cut and retried,"
+            f" {len(record.refused)} moves refused as stale and read again)."
         )
         fault_counts = Counter(kind for kind, _b, _e in record.faults)
         print("faults: " + ", ".join(f"{k} x{n}" for k, n in sorted(fault_counts.items())))
@@ -908,7 +990,7 @@ class Soak:
             "what reached the sinks, by their mode then: "
             + ", ".join(f"{k} {n}" for k, n in sorted(modes.items()))
         )
-        print(f"per hand-over table: {csv_path}")
+        print(f"per hand-over table: {csv_path} (what arrived, faults: {csv_path.stem}.json)")
         odd = [r for r in rows if any(r[c] != 1 for c in CHANNELS)]
         if odd:
             print(f"hand-overs with other than one mail, push and post ({len(odd)}; first 25):")
@@ -925,6 +1007,8 @@ class Soak:
             "outbox rows of these games by outcome: "
             + ", ".join(f"{k or 'sent/pending'}: {n}" for k, n in outbox.most_common())
         )
+        if record.problems:
+            print(f"a person's step raised ({len(record.problems)}): {record.problems[:3]}")
         if self.http.errors:
             print(f"unreadable posts: {len(self.http.errors)}; first: {self.http.errors[0]}")
         print()

@@ -5,8 +5,9 @@ whole, and each able to misbehave on command.
 - ``SmtpSink``: a small SMTP server (EHLO, MAIL, RCPT, DATA, RSET, NOOP, QUIT; no TLS,
   no AUTH). Modes: ``accept``; ``hang``: takes the whole message, then never answers
   the final dot (the message is recorded, as one that reached the server: the window
-  after acceptance of issue 40 item 3); and ``stop()`` / ``start()``, which close and
-  reopen the listening socket on the same port (connections are refused meanwhile).
+  after acceptance of issue 40 item 3); ``stop()`` / ``start()``, which close and
+  reopen the listening socket on the same port (connections are refused meanwhile); and
+  ``hold``: the next message is held unanswered until the soak has killed its sender.
 - ``HttpSink``: ``POST /push/<user>`` (a push service: the body is decrypted, RFC 8291,
   with the subscription's keys made by ``subscription``) and ``POST /hook/<user>`` (a
   signed JSON webhook). Modes: ``ok`` (200), ``500``, ``429`` (with ``Retry-After``)
@@ -102,6 +103,11 @@ class _SmtpHandler(socketserver.StreamRequestHandler):
                         return
                     mode = sink.mode
                     sink.record(data, mode)
+                    hold, sink.hold = sink.hold, None
+                    if hold is not None:
+                        # Taken whole and not yet answered: the soak kills the sender now.
+                        sink.holding.set()
+                        hold.wait(60)
                     if mode == "hang":
                         # The message is in; the answer never comes (until the sender
                         # gives up and goes, or the sink is told to behave again).
@@ -138,6 +144,10 @@ class SmtpSink:
         self.port, self.log = port, log
         self.mode = "accept"
         self.closing = False
+        # Set: the next message is held after it arrived whole, before the answer, until
+        # the event is set (``holding`` says one is held).
+        self.hold: threading.Event | None = None
+        self.holding = threading.Event()
         self.server: _Server | None = None
         self.start()
 
