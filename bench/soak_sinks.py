@@ -156,6 +156,7 @@ class SmtpSink:
             return
         self.closing = False
         self.server = _Server(("127.0.0.1", self.port), _SmtpHandler)
+        self.port = self.server.server_address[1]  # port 0: any free one, kept on restart
         self.server.sink = self  # type: ignore[attr-defined]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
@@ -234,6 +235,7 @@ class HttpSink:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.port = self.server.server_address[1]
         self.server.daemon_threads = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
