@@ -34,9 +34,9 @@ counted failed then goes while the turn is still on (the window of issue 40 item
 What it kills, one fault at a time from a seeded schedule until the time is up:
 SIGKILL of a Celery worker (at random, and the one sending a mail that the SMTP sink has
 taken whole and not yet answered: issue 40 item 2's window), of beat and of an app server
-(each process group restarted after a few seconds); Redis stopped and started; the SMTP sink stopped, and made to take a message
-and hang; the receiver answering 500, 429 (``Retry-After``) and more slowly than
-``PING_TIMEOUT``.
+(each process group restarted after a few seconds); Redis stopped and started; the SMTP
+sink stopped, and made to take a message and hang; the receiver answering 500, 429
+(``Retry-After``) and more slowly than ``PING_TIMEOUT``.
 
 What it checks, after the faults stop and the outbox drained (``--drain`` seconds at
 most): per hand-over (a person's seat coming to move; the start mail that says "your
