@@ -9,7 +9,7 @@ RELOAD_DIRS := accounts botplay bots community config enginekit games live lobby
 	notify siam tal tournaments agreements social learn
 export SITE_URL ?= http://127.0.0.1:$(PORT)
 
-.PHONY: run test demo lint format messages bench
+.PHONY: run test demo lint format messages bench soak
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -79,3 +79,10 @@ bench: $(STAMP)
 	$(PY) bench/move_parts.py
 	$(PY) bench/site_load.py --quick
 	$(PY) bench/live.py
+
+# The soak of issue 40 (bench/soak.py): the production shape on 127.0.0.1 under faults
+# (kills, Redis and SMTP down, a failing webhook receiver), every hand-over's mails, pushes
+# and posts counted. Needs DATABASE_URL of a PostgreSQL server whose role may create a
+# database; ports 24000-24012. About 5-8 minutes: not part of `make bench`.
+soak: $(STAMP)
+	$(PY) bench/soak.py --quick
