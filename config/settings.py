@@ -59,7 +59,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.RejectUnstorableInput",
     "csp.middleware.CSPMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.StaticFiles",
     # Below whitenoise, which serves static files compressed ahead of time and
     # answers before reaching it; above CompactHTML, which must see the page
     # before it is compressed. Since Django 4.2 it pads against BREACH.
