@@ -56,3 +56,27 @@ def test_the_asker_reads_about_their_own_turn(login, live_server, asked):
     assert "You ask the players' agreement to take back your last turn." in text
     assert "it is your turn again" in text
     assert "their" not in text
+
+
+def test_after_an_agreed_take_back_the_top_of_the_page_says_what_happened(
+    login, live_server, asked
+):
+    game, anna, ben, request = asked
+    flows.answer(game.pk, ben, request.pk, True)
+
+    page = login(anna, width=390, height=844)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    notice = page.locator(".agreement-taken-back")
+    assert notice.inner_text() == (
+        "Your last turn was taken back, as every player agreed: it is your turn again."
+    )
+    assert notice.bounding_box()["y"] < 844  # on the first screen, not in the history
+    other = login(ben, width=390, height=844)
+    other.goto(f"{live_server.url}/g/{game.pk}/")
+    assert other.locator(".agreement-taken-back").inner_text() == (
+        "Anna's last turn was taken back, as every player agreed: it is their turn again."
+    )
+    # Said until the game moves on.
+    play.act(game.pk, anna, PASS, None)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    assert page.locator(".agreement-taken-back").count() == 0
