@@ -54,6 +54,26 @@ def _asked(context) -> dict | None:
     return {"agreement": request, "asked_by": _names(page).get(request.asked_by_id, "")}
 
 
+def _taken_back(context) -> dict | None:
+    """Said at the top of the page after an agreed take-back until the next move: the
+    turn went back without a word on the board, and the history's note is folded away."""
+    page = context["page"]
+    if page.viewer is None or page.history:
+        return None
+    last = _latest(context)
+    if (
+        last is None
+        or last.kind != Request.Kind.TAKE_BACK
+        or last.status != Request.Status.AGREED
+        or flows.lapsed(page.game, last)
+    ):
+        return None
+    return {
+        "mine": last.asked_by_id == context["request"].user.pk,
+        "taker": _names(page).get(last.asked_by_id, ""),
+    }
+
+
 def _panel(context) -> dict | None:
     page = context["page"]
     game = page.game
@@ -108,4 +128,5 @@ def register() -> None:
         f" WHERE r.game_id = %(game)s)"
     )
     extend.add_part("game-header", "agreements/_asked.html", _asked)
+    extend.add_part("game-header", "agreements/_taken_back.html", _taken_back)
     extend.add_part("game-panel", "agreements/_panel.html", _panel, order=50)

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from games import extend, facts
+from games import extend, facts, registry
 from games.models import Game, Seat
 
 from . import ratings, rematch
@@ -103,10 +103,10 @@ def _pending_rematches(context) -> dict:
     return {"rematches": rematch.pending_for(context["user"])}
 
 
-def _stats_for(games: list[Game]) -> dict[str, PlayerStats]:
+def _stats_for(games: list[Game]) -> dict[str, PlayerStats | None]:
     """The stats of every player of ``games`` for the game's title, in one query, keyed
-    "user id:kind". Computer players have none: their record says nothing a player
-    could go by."""
+    "user id:kind" (None: a player with no record there yet). Computer players have
+    none: their record says nothing a player could go by."""
     pairs = {
         (seat.user_id, game.kind)
         for game in games
@@ -115,19 +115,31 @@ def _stats_for(games: list[Game]) -> dict[str, PlayerStats]:
     }
     if not pairs:
         return {}
+    found: dict[str, PlayerStats | None] = {f"{uid}:{kind}": None for uid, kind in pairs}
     rows = PlayerStats.objects.filter(
         user_id__in={uid for uid, _ in pairs}, kind__in={kind for _, kind in pairs}
     )
-    return {f"{row.user_id}:{row.kind}": row for row in rows}
+    found.update(
+        {f"{row.user_id}:{row.kind}": row for row in rows if f"{row.user_id}:{row.kind}" in found}
+    )
+    return found
 
 
 def _record_badge(stats: dict, user_id: int, kind: str) -> str:
-    """A player's record beside their name in a list (``community/_badge.html``), drawn
-    only for a player who has one."""
-    record = stats.get(f"{user_id}:{kind}")
-    if record is None or not record.ended:
+    """A player's record beside their name in a list (``community/_badge.html``): every
+    player but a computer has one, "new" until their first game of the title ends. The
+    rating names its title: a King of Saba game is rated as King of Siam."""
+    key = f"{user_id}:{kind}"
+    if key not in stats:
         return ""
-    return render_to_string("community/_badge.html", {"stats": record})
+    record = stats[key]
+    if record is not None and not record.ended:
+        record = None
+    try:
+        title = registry.get(kind).name
+    except KeyError:  # a title no longer served
+        title = kind
+    return render_to_string("community/_badge.html", {"stats": record, "title": title})
 
 
 def register() -> None:

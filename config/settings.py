@@ -63,8 +63,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.RejectUnstorableInput",
     "csp.middleware.CSPMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Below whitenoise: static files are neither counted nor logged with a request id.
+    "config.middleware.StaticFiles",
+    # Below the static files: they are neither counted nor logged with a request id.
     "ops.middleware.Observe",
     # Below whitenoise, which serves static files compressed ahead of time and
     # answers before reaching it; above CompactHTML, which must see the page

@@ -13,7 +13,7 @@ from django.db import connection
 
 from enginekit import IllegalAction
 
-from . import facts, replay
+from . import facts, premoves, replay
 from .models import Game, Move, Premove
 from .rows import planned_cursor, read_seats
 from .since import Since, since_last_look, view_before_last_move
@@ -33,6 +33,8 @@ class BoardPage:
     notice: str = ""
     result: dict | None = None
     since: Since | None = None  # what changed since the viewer last looked
+    # Why the viewer cannot plan their next turn from this position yet (games.premoves).
+    plan_problem: Any = None
     token: str = ""  # what the viewer saw; forms send it back to detect stale clicks
     stood_in: bool = False  # a computer player holds the viewer's seat: they may take it back
     # The site ended the game before its rules did (a resignation, a time-out, a
@@ -212,7 +214,7 @@ def board_page(
         and engine.can_undo(state, viewer)
         and _last_seat(game) == viewer
     )
-    return BoardPage(
+    page = BoardPage(
         since=since_last_look(game, seat, view) if not history else None,
         game=game,
         view=view,
@@ -236,6 +238,9 @@ def board_page(
             not history and game.status != Game.Status.ACTIVE and engine.result(state) is None
         ),
     )
+    if page.may_plan:
+        page.plan_problem = premoves.why_not_yet(engine, state, viewer)
+    return page
 
 
 TAKEBACKS_SHOWN = 3

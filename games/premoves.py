@@ -105,6 +105,12 @@ def _turn_start(engine, state: Any, seat: int) -> tuple[Any, Message | None]:
     return None, msg(N_("Your next turn cannot be foreseen from this position."))
 
 
+def why_not_yet(engine, state: Any, seat: int) -> Message | None:
+    """Why ``seat``, waiting for its turn, cannot plan it from this position (another
+    player is in the middle of a choice, a draw comes first, ...), or None if it can."""
+    return _turn_start(engine, state, seat)[1]
+
+
 def rehearse(engine, state: Any, seat: int, queued: list[Any]) -> Rehearsal:
     """``seat``'s next turn as it begins if the players before it pass, with the
     ``queued`` actions played on it (see the module docstring)."""

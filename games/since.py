@@ -28,6 +28,15 @@ def mark_seen(game: Game, seat_id: int) -> None:
     )
 
 
+def watched(game: Game, user, shown_version: int) -> None:
+    """The player's open page, showing ``shown_version`` with nothing unseen, fetches
+    the position ``game`` is in now while the player looks at it: they watch the moves
+    arrive, so none of them is news on their next look (one conditional UPDATE)."""
+    Seat.objects.filter(game=game, user=user, seen_version=shown_version).update(
+        seen_version=game.version, seen_move_count=game.move_count
+    )
+
+
 def first_look(game: Game, user) -> None:
     """Start counting from a player's first visit (nothing is "new" before it)."""
     if user.is_authenticated:

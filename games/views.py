@@ -385,6 +385,8 @@ def poll(request, game):
         return HttpResponseClientRefresh()
     if seen is not None and seen[0] == game.version and request.htmx:
         return _chat_update(request, game)
+    if seen is not None and request.GET.get("watching") and request.user.is_authenticated:
+        since.watched(game, request.user, seen[0])
     # The poller's chat lines are still the latest ones: they stay out of the answer,
     # and so do the board and the log when they are drawn as the poller has them.
     return _board_response(

@@ -43,6 +43,13 @@ def _first_games(context) -> dict:
     return {"first_games": walkthrough.titles()}
 
 
+def _first_games_for_newcomers(context) -> dict | None:
+    """On "My games" of a player with no game at all: where a first game starts."""
+    if context.get("seats") or context.get("finished"):
+        return None
+    return _first_games(context)
+
+
 def register() -> None:
     walkthroughs = Walkthrough._meta.db_table
     # Made once with its game, never changed: whether the viewer learns in this game.
@@ -52,3 +59,4 @@ def register() -> None:
     )
     extend.add_part("game-header", "learn/_lesson.html", _lesson, order=10)
     extend.add_part("lobby", "learn/_first_games.html", _first_games, order=10)
+    extend.add_part("my-games", "learn/_first_games.html", _first_games_for_newcomers)

@@ -76,7 +76,26 @@ def rounds_with_tables(tournament: Tournament, entrants: list[Entrant]) -> list[
     rounds = list(tournament.round_set.order_by("-number"))
     for round_ in rounds:
         round_.table_list = per_round[round_.pk]
+        round_.sitting_out = sitting_out(tournament, round_, entrants)
     return rounds
+
+
+def sitting_out(tournament: Tournament, round_: Round, entrants: list[Entrant]) -> list[Entrant]:
+    """Who has a bye in a round of a round robin: planned at no table of it. (A Swiss
+    round's bye is a table of its own, worth a point; a round robin's is worth nothing.)
+    Nobody who had left the tournament before the round."""
+    if tournament.format != Tournament.Format.ROUND_ROBIN or round_.stage != Round.Stage.MAIN:
+        return []
+    if not 1 <= round_.number <= len(tournament.plan):
+        return []
+    planned = {pk for round_plan in tournament.plan for block in round_plan for pk in block}
+    seated = {pk for block in tournament.plan[round_.number - 1] for pk in block}
+    return [
+        e
+        for e in entrants
+        if e.pk in planned - seated
+        and (e.left_in_round is None or e.left_in_round >= round_.number)
+    ]
 
 
 def context(tournament: Tournament, user, after: int | None) -> dict:

@@ -56,6 +56,15 @@ document.addEventListener("htmx:configRequest", function (event) {
   if (chat && chat.dataset.chatCount) event.detail.parameters.c = chat.dataset.chatCount;
 });
 
+// A fetch of the game's changes (the poll, or live/'s /live/changes) from a page in
+// view says so: moves the player watched arrive are no news on their next look
+// ("since you last looked").
+document.addEventListener("htmx:configRequest", function (event) {
+  var detail = event.detail;
+  if (detail.verb !== "get" || !/\/(poll|live\/changes)(\?|$)/.test(detail.path || "")) return;
+  if (document.visibilityState === "visible") detail.parameters.watching = "1";
+});
+
 // No inline handlers anywhere (the Content-Security-Policy forbids them).
 // The chat form is emptied only when the line was taken: a refused one (too long,
 // a muted player) stays in the box to be mended. Refusals are swapped in as

@@ -172,10 +172,13 @@ def test_the_forms_on_the_page(three, client):
         f"/g/{game.pk}/agree/ask", {"kind": "take_back"}, headers={"HX-Request": "true"}
     )
     assert response.status_code == 200
-    assert "You ask the players' agreement" in response.content.decode()
+    assert "You ask the players' agreement to take back your last turn" in (
+        response.content.decode()
+    )
     client.force_login(ben)
     page = client.get(f"/g/{game.pk}/").content.decode()
-    assert "Anna asks the players' agreement" in page and "I agree" in page
+    assert "Anna asks the players' agreement" in page
+    assert "Yes, Anna may take back their last turn" in page and "No, the turn stands" in page
     request = Request.objects.get()
     assert (
         client.post(

@@ -116,6 +116,7 @@ def test_a_returning_player_sees_what_changed(login, live_server, artifacts):
     seat, returning, _ = to_move(game)
     page = login(returning)
     page.goto(f"{live_server.url}/g/{game.pk}/")  # the first look
+    page.goto(f"{live_server.url}/")  # and away: moves watched on the game page are no news
     advance(game, 1)  # their own move
     for _ in range(40):  # the others play until it is their turn again
         other, user, _state = to_move(game)
