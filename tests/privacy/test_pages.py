@@ -135,6 +135,13 @@ def test_the_new_pages_are_in_the_outsider_walks():
     assert {"privacy/", "imprint/"} <= set(other_routes())
 
 
+@pytest.mark.parametrize("path", ["/privacy/", "/imprint/"])
+def test_anything_but_reading_them_is_refused_cleanly(client, path):
+    for method in ("post", "put", "delete"):
+        assert getattr(client, method)(path, {"x": "\x00junk"}).status_code == 405
+    assert client.head(path).status_code == 200
+
+
 def test_the_deploy_check_warns_while_the_operator_is_unnamed(settings):
     settings.DEBUG = False
     with pytest.raises(SystemCheckError, match="OPERATOR_NAME is empty"):
