@@ -17,6 +17,17 @@ class UserAdmin(BaseUserAdmin, ModeratorAdmin):
     # A ban is a moderation action with a reason and an audit entry, never a tick box.
     readonly_fields = ["is_active", "last_login", "date_joined"]
     actions = [
-        moderation_action(_("Ban the selected users"), moderation.ban),
+        moderation_action(_("Ban the selected users"), moderation.ban, told=True),
         moderation_action(_("Unban the selected users"), moderation.unban),
+        moderation_action(
+            _("Mute the selected users in chat for a week"),
+            moderation.mute_chat_for_a_week,
+            told=True,
+        ),
+        moderation_action(
+            _("Mute the selected users in chat for a month"),
+            moderation.mute_chat_for_a_month,
+            told=True,
+        ),
+        moderation_action(_("Let the selected users chat again"), moderation.unmute_chat),
     ]

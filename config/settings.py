@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "social",
     "learn",
     "ops",
+    "privacy",
 ]
 
 MIDDLEWARE = [
@@ -217,10 +218,15 @@ CELERY_BEAT_SCHEDULE = {
     # Starts tournaments whose sign-up is over and rounds whose games have all ended.
     "tournaments-advance": {"task": "tournaments.tasks.advance_all", "schedule": 60.0},
     "ladders-pair": {"task": "tournaments.tasks.pair_ladders", "schedule": 5 * 60},
+    # Deletes what the privacy notice promises to keep no longer (privacy.retention).
+    "privacy-retention": {"task": "privacy.tasks.apply_retention", "schedule": 60 * 60},
 }
 
 # Sessions live in the database: a Redis outage must not sign everyone out.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Messages ("Confirmation e-mail sent", ...) ride in the session, not in a cookie of their
+# own: the site sets only the cookies the privacy notice names (session, CSRF, language).
+MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -262,6 +268,29 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Where players write to (the sign-up and password pages say "contact us"): shown at
 # the foot of every page when set.
 CONTACT_EMAIL = env.str("CONTACT_EMAIL", default="")
+
+# Who runs the site, for the imprint (§ 5 DDG, § 18 MStV) and the privacy notice
+# (privacy/): `manage.py check --deploy` warns while the required ones are empty with
+# DEBUG=0. A multi-line value (an address) separates its lines with "|" or "\n".
+OPERATOR_NAME = env.str("OPERATOR_NAME", default="")
+OPERATOR_ADDRESS = env.str("OPERATOR_ADDRESS", default="")
+OPERATOR_EMAIL = env.str("OPERATOR_EMAIL", default="") or CONTACT_EMAIL
+OPERATOR_PHONE = env.str("OPERATOR_PHONE", default="")
+# E.g. "Amtsgericht Berlin-Charlottenburg, HRB 12345" and "DE123456789"; optional.
+OPERATOR_REGISTER = env.str("OPERATOR_REGISTER", default="")
+OPERATOR_VAT_ID = env.str("OPERATOR_VAT_ID", default="")
+# Responsible for the content (§ 18 Abs. 2 MStV): name and address; empty: the operator.
+CONTENT_RESPONSIBLE = env.str("CONTENT_RESPONSIBLE", default="")
+# Who hosts the site's servers and who delivers its mail: name and address of each.
+HOSTING_PROVIDER = env.str("HOSTING_PROVIDER", default="")
+MAIL_PROVIDER = env.str("MAIL_PROVIDER", default="")
+
+# How long what the privacy notice names is kept (privacy.retention, hourly): an account
+# whose address was never confirmed and that never sat at a game; sent or abandoned
+# outbox rows (addresses, texts, delivery errors); a client address in a rate limit.
+RETAIN_UNVERIFIED_DAYS = env.int("RETAIN_UNVERIFIED_DAYS", default=7)
+RETAIN_SENT_DAYS = env.int("RETAIN_SENT_DAYS", default=30)
+RETAIN_ADDRESS_MINUTES = env.int("RETAIN_ADDRESS_MINUTES", default=10)
 
 # Scripts only from our own files: no inline script, no eval (htmx is told not
 # to use it). Boards colour their pieces through style attributes (CSS custom

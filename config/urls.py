@@ -29,6 +29,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("live.urls")),
     path("", include("ops.urls")),
+    path("", include("privacy.urls")),
     # At the root, so that the push service worker's scope is the whole site.
     path("sw.js", service_worker, name="service_worker"),
 ]

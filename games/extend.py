@@ -27,7 +27,8 @@ here from its ``AppConfig.ready``, as a title registers its engine
 - **audit trail** (``set_audit_trail``): where an app records what a moderator did
   through it, in the one trail moderators read.
 - **guards** (``add_guard``): a refusal the frame (or a feature app) asks for before
-  it lets one player near another: joining a game, inviting a player (``GUARDS``).
+  it lets one player near another: joining a game, inviting a player, writing in a
+  game's chat (``GUARDS``).
 
 What happens after a change to a game reaches feature apps through
 ``games.signals`` (sent inside the change's transaction; ``changed``, which says that
@@ -343,6 +344,8 @@ GUARDS = {
     "join": "may user take a seat of game",
     # lobby.invites.invite: ``by`` would invite ``invitee`` to ``game``.
     "invite": "may by invite invitee to game",
+    # play.post_chat: ``user`` would write a line in ``game``'s chat.
+    "chat": "may user write in game's chat",
 }
 
 _guards: dict[str, list[Callable[..., str | None]]] = {action: [] for action in GUARDS}

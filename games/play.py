@@ -872,6 +872,9 @@ def post_chat(game_id: int, user, text: str) -> ChatMessage:
             raise PlayError(_("The chat opens when the game starts."), 409)
         if not game.chat_open:
             raise PlayError(_("The rules of this game forbid talking while it runs."), 409)
+        refused = extend.refusal("chat", game=game, user=user)
+        if refused:
+            raise PlayError(refused, 403)
         message = ChatMessage.objects.create(game=game, user=user, text=text)
         game.chat_count += 1
         game.save(update_fields=["chat_count"])

@@ -8,6 +8,8 @@ notifications stay in one place); this module adds the audit and the bans.
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import transaction
@@ -18,7 +20,8 @@ from enginekit import N_, msg
 from games import pause, play
 from games.models import ChatMessage, Game, Pause, Seat
 
-from .models import AuditEntry, Report
+from . import signals
+from .models import AuditEntry, ChatBan, Report
 
 
 class ModerationError(Exception):
@@ -82,7 +85,11 @@ def ban(moderator, user, reason: str) -> list[int]:
             )
         user.is_active = False
         user.save(update_fields=["is_active"])
-        _audit(moderator, AuditEntry.Action.BAN, reason, user=user, target=user.get_username())
+        entry = _audit(
+            moderator, AuditEntry.Action.BAN, reason, user=user, target=user.get_username()
+        )
+        # The player is told why (DSA Art. 17): by mail now, and when they try to sign in.
+        signals.sanctioned.send(sender=AuditEntry, user=user, entry=entry, until=None)
         games = list(
             Seat.objects.filter(
                 user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
@@ -103,6 +110,53 @@ def unban(moderator, user, reason: str) -> None:
         user.is_active = True
         user.save(update_fields=["is_active"])
         _audit(moderator, AuditEntry.Action.UNBAN, reason, user=user, target=user.get_username())
+
+
+def mute_chat(moderator, user, reason: str, days: int) -> ChatBan:
+    """``user`` may write no chat line for ``days`` days; they are told why by mail, on
+    their game pages and when they try to write. A new mute replaces one in force."""
+    reason = _reason(reason)
+    if days < 1:
+        raise ModerationError(_("A chat mute lasts at least a day."))
+    with transaction.atomic():
+        user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        if user.pk == moderator.pk:
+            raise ModerationError(_("You cannot mute yourself."))
+        if user.is_bot:
+            raise ModerationError(_("%(user)s is a computer player of this site.") % {"user": user})
+        # A new row (a new id): the game pages' key sees the change (moderation.frame).
+        ChatBan.objects.filter(user=user).delete()
+        ban = ChatBan.objects.create(
+            user=user, until=timezone.now() + datetime.timedelta(days=days), reason=reason
+        )
+        entry = _audit(
+            moderator,
+            AuditEntry.Action.MUTE_CHAT,
+            reason,
+            user=user,
+            target=f"{user.get_username()} for {days} days",
+        )
+        signals.sanctioned.send(sender=AuditEntry, user=user, entry=entry, until=ban.until)
+    return ban
+
+
+def mute_chat_for_a_week(moderator, user, reason: str) -> ChatBan:
+    return mute_chat(moderator, user, reason, 7)
+
+
+def mute_chat_for_a_month(moderator, user, reason: str) -> ChatBan:
+    return mute_chat(moderator, user, reason, 30)
+
+
+def unmute_chat(moderator, user, reason: str) -> None:
+    reason = _reason(reason)
+    with transaction.atomic():
+        if not ChatBan.objects.filter(user=user, until__gt=timezone.now()).exists():
+            raise ModerationError(_("%(user)s is not muted in chat.") % {"user": user})
+        ChatBan.objects.filter(user=user).delete()
+        _audit(
+            moderator, AuditEntry.Action.UNMUTE_CHAT, reason, user=user, target=user.get_username()
+        )
 
 
 def abort_game(moderator, game: Game, reason: str) -> None:

@@ -23,8 +23,12 @@ class ReasonForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
     )
 
-    def __init__(self, *args, public: bool = False, **kwargs):
+    def __init__(self, *args, public: bool = False, told: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        if told:
+            self.fields["reason"].label = _(
+                "Reason (told to the player by e-mail and on the site, and kept in the audit trail)"
+            )
         if public:
             self.fields["reason"].label = _(
                 "Reason (shown to the players and everyone who opens the game, "
@@ -52,17 +56,20 @@ class ReadOnlyAdmin(ModeratorAdmin):
         return False
 
 
-def moderation_action(description: str, perform: Callable, *, public_reason: bool = False):
+def moderation_action(
+    description: str, perform: Callable, *, public_reason: bool = False, told: bool = False
+):
     """An admin action that runs ``perform(moderator, obj, reason)`` for each
     selected object once the moderator has confirmed it with a reason.
 
     ``public_reason``: ``perform`` shows the reason on the game (an abort), and the
-    form says so."""
+    form says so. ``told``: the player it is about is told the reason (a ban, a chat
+    mute), and the form says so."""
 
     @admin.action(description=description, permissions=["moderate"])
     def action(modeladmin, request, queryset):
         data = request.POST if request.POST.get("confirm") else None
-        form = ReasonForm(data, public=public_reason)
+        form = ReasonForm(data, public=public_reason, told=told)
         if form.is_valid():
             done = 0
             for obj in queryset:

@@ -4,9 +4,13 @@ it or to mute its author."""
 
 from __future__ import annotations
 
-from games import extend
+from django.utils import timezone
 
-from .models import AuditEntry, ChatMute
+from games import extend
+from games.facts import fact
+
+from . import sanctions
+from .models import AuditEntry, ChatBan, ChatMute
 from .reports import muted_ids
 
 
@@ -24,6 +28,27 @@ def register() -> None:
     extend.add_chat_filter(without_muted)
     extend.add_part("chat-line", "moderation/_chat_line.html")
     extend.set_audit_trail(_record)
+    # A moderator's chat mute: refused when the player writes, told on their game pages.
+    extend.add_guard("chat", sanctions.chat_refusal)
+    bans = ChatBan._meta.db_table
+    extend.add_key_part(
+        f"(SELECT MAX(id) FROM {bans} WHERE user_id = %(user)s AND until > %(moderation_now)s)",
+        _now,
+        name="moderation.chat_ban",
+    )
+    extend.add_part("game-header", "moderation/_chat_ban.html", _chat_ban)
+
+
+def _now() -> dict:
+    return {"moderation_now": timezone.now()}
+
+
+def _chat_ban(context):
+    """The viewer's chat mute in force, for the notice at the top of their game pages."""
+    if fact(context, "moderation.chat_ban") is None:
+        return None
+    ban = sanctions.chat_ban(context["user"])
+    return {"chat_ban": ban} if ban else None
 
 
 def _record(moderator, action: str, reason: str, *, user=None, game=None, target=""):

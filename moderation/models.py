@@ -36,6 +36,8 @@ class AuditEntry(models.Model):
         RESOLVE_REPORT = "resolve_report", _("resolve report")
         REMOVE_ENTRANT = "remove_entrant", _("remove entrant from tournament")
         END_PAUSE = "end_pause", _("end an agreed pause")
+        MUTE_CHAT = "mute_chat", _("mute user in chat")
+        UNMUTE_CHAT = "unmute_chat", _("let user chat again")
 
     created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
     moderator = models.ForeignKey(
@@ -122,3 +124,24 @@ class ChatMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} mutes {self.muted}"
+
+
+class ChatBan(models.Model):
+    """A moderator's decision that a player may write no chat line until ``until``.
+
+    One row per player: a new decision replaces the old row (a new id, which the game
+    page's key reads), lifting it deletes the row; the audit trail keeps the history."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_ban"
+    )
+    until = models.DateTimeField(_("until"))
+    # Told to the player (mail, game page, refusal): the audit entry's reason.
+    reason = models.TextField(_("reason"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "until"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} muted in chat until {self.until:%Y-%m-%d %H:%M}"

@@ -11,7 +11,10 @@ from urllib.parse import urlsplit
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
 from django.conf import settings
+from django.shortcuts import render
 from django.utils.translation import gettext as _
+
+from moderation.sanctions import ban_reason
 
 from . import outbox
 from .models import Notification
@@ -31,6 +34,12 @@ def site_name() -> SiteName:
 
 
 class OutboxAccountAdapter(DefaultAccountAdapter):
+    def respond_user_inactive(self, request, user):
+        """A banned player who gives the right password learns the moderator's reason
+        (DSA Art. 17); allauth reaches here only after the password matched."""
+        context = {"ban_reason": ban_reason(user), "contact": settings.OPERATOR_EMAIL}
+        return render(request, "account/account_inactive.html", context, status=403)
+
     def format_email_subject(self, subject: str) -> str:
         return f"[{site_name().name}] {subject}"
 

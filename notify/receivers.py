@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.dispatch import receiver
+from django.utils import timezone, translation
 
 from agreements import signals as agreement_signals
 from agreements.models import Request
 from games import signals
 from games.models import Game
+from moderation import signals as moderation_signals
 
 from . import outbox, pings, practice, schedule
 from .away import on_vacation_here
+from .emails import make_message
 from .models import Notification
 
 
@@ -200,3 +204,30 @@ def _to_all(game: Game, kind: str, key: str) -> None:
     seats = game.seats.select_related("user", "stood_in_for")
     for seat, user in [(s, u) for s in seats for u in (s.user, s.stood_in_for) if u is not None]:
         _game_news(kind, game, seat.number, user, f"{key}:{game.pk}:{user.pk}")
+
+
+@receiver(moderation_signals.sanctioned)
+def sanctioned(sender, user, entry, until, **kwargs) -> None:
+    """The moderator's reason, by mail (DSA Art. 17): written now, in the player's
+    language, because a banned account gets no mail composed at send time."""
+    if not user.email:
+        return
+    context = {
+        "user": user,
+        "banned": until is None,
+        "until": until,
+        "reason": entry.reason,
+        "contact": settings.OPERATOR_EMAIL,
+    }
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        with timezone.override(user.time_zone or "UTC"):
+            message = make_message("sanctioned", user.email, context)
+    outbox.queue(
+        kind=Notification.Kind.RAW,
+        address=user.email,
+        user=user,
+        subject=message.subject,
+        text=message.body,
+        html=message.alternatives[0][0],
+        dedupe_key=f"moderation:{entry.pk}",
+    )
