@@ -267,6 +267,12 @@ class Smoke:
         if status != 200 or f"{name}-{self.stamp}" not in page:
             raise SmokeError(f"after confirming, {name} is not signed in ({status})")
         player.address = address
+        # Both players look at the game (to see who moves first): without this setting a
+        # turn mail waits until its player has left the game's page for five minutes.
+        status, page = player.get("/settings/")
+        status, location, _ = player.submit("/settings/", page, "notify_turn", notify_at_once="on")
+        if status != 302:
+            raise SmokeError(f"saving the settings answered {status}")
         return player
 
     def create_game(self, creator: Browser, joiner: Browser) -> str:
@@ -308,16 +314,13 @@ class Smoke:
             raise SmokeError(f"a move offered by the board was answered {status}")
         return answer
 
-    def turn_mail(self, player: Browser, game: str, after: int) -> None:
-        # Any new mail about the game after the others' move: a turn mail links to it.
-        def about_game(message):
-            return (self.base + game) in text_of(message)
+    def turn_mail(self, player: Browser, title: str) -> None:
+        subject = f"Your turn in “{title}”"
 
-        def new():
-            return [m for m in self.mail.messages(player.address)[after:] if about_game(m)]
+        def arrived(message):
+            return str(message["Subject"]) == subject
 
-        messages = wait_until(f"the turn mail to {player.address}", new, 90)
-        print(f"   turn mail: {messages[0]['Subject']!r}")
+        self.mail.wait(player.address, f"the mail {subject!r}", arrived, timeout=90)
 
     def play_two_moves(self, players: list[Browser], game: str) -> None:
         """Whoever is to move moves until the turn passes; the other is mailed, then
@@ -327,7 +330,6 @@ class Smoke:
         if first is None:
             raise SmokeError("nobody has an action to take in the new game")
         mover, other = players[first], players[1 - first]
-        before = len(self.mail.messages(other.address))
         board = boards[first]
         with step("move of the first player"):
             for _ in range(20):
@@ -337,7 +339,7 @@ class Smoke:
             else:
                 raise SmokeError("the first player's turn did not end after 20 actions")
         with step("turn mail to the second player (through the worker)"):
-            self.turn_mail(other, game, before)
+            self.turn_mail(other, f"Smoke {self.stamp}")
         with step("move of the second player"):
             board = self.board(other, game)
             if not self.actions(board):
