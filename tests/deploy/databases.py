@@ -45,7 +45,9 @@ def _admin(sql: str) -> None:
 def fresh_postgres_database():
     """The URL of a new, empty PostgreSQL database, dropped afterwards."""
     name = f"{settings.DATABASES['default']['NAME']}_{uuid.uuid4().hex[:8]}"
-    _admin(f'CREATE DATABASE "{name}"')
+    # From template0: no session ever holds it, as one may template1 (another test's
+    # CREATE DATABASE), which would fail this one.
+    _admin(f'CREATE DATABASE "{name}" TEMPLATE template0')
     try:
         yield _url(name)
     finally:
