@@ -11,7 +11,7 @@ export SITE_URL ?= http://127.0.0.1:$(PORT)
 
 .PHONY: run test demo lint format messages bench soak
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt requirements/site.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt

@@ -22,3 +22,17 @@ def test_make_test_installs_axe_core_when_package_json_changed():
     ).stdout
     npm = plan.index("npm install --no-audit --no-fund")
     assert npm < plan.index("-m pytest")
+
+
+def test_make_reinstalls_when_the_site_requirements_change():
+    # requirements.txt includes requirements/site.txt (the container image installs only
+    # that one): a pin changed there must reach .venv too.
+    need_service(shutil.which("make") is not None, "make")
+    rules = subprocess.run(
+        ["make", "-p", "-n", "-q", "--no-builtin-rules", "lint"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout
+    stamp = next(line for line in rules.splitlines() if line.startswith(".venv/.installed:"))
+    assert set(stamp.split(":", 1)[1].split()) >= {"requirements.txt", "requirements/site.txt"}

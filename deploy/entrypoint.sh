@@ -1,0 +1,60 @@
+#!/bin/sh
+# The roles of the site's image. One argument names the role; `manage` takes the
+# manage.py command after it. Settings come from the environment (deploy/.env.example).
+set -eu
+cd /app
+
+# prometheus-client's multiprocess mode keeps one file per process here: files of an
+# earlier run of this container would count its dead processes as living.
+if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
+  rm -rf "$PROMETHEUS_MULTIPROC_DIR"
+  mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+fi
+
+role="${1:-web}"
+[ $# -gt 0 ] && shift
+
+case "$role" in
+  web)
+    # Uvicorn workers: the live pages' event streams wait in the event loop (config.asgi).
+    # No access log: the privacy notice promises no file of client addresses (requests
+    # are counted by route in /metrics instead). gunicorn.conf.py cleans up the metrics.
+    exec gunicorn config.asgi:application \
+      --worker-class uvicorn_worker.UvicornWorker \
+      --bind "0.0.0.0:${PORT:-8000}" \
+      --workers "${WEB_CONCURRENCY:-2}" \
+      --graceful-timeout 30 \
+      "$@"
+    ;;
+  worker)
+    # Scale by running more containers. CELERY_QUEUES (comma-separated) limits this
+    # worker to some queues; without it, the default queue.
+    exec celery -A config worker \
+      --loglevel "${LOG_LEVEL:-INFO}" \
+      --concurrency "${CELERY_CONCURRENCY:-2}" \
+      --without-gossip --without-mingle \
+      ${CELERY_QUEUES:+--queues "$CELERY_QUEUES"} \
+      "$@"
+    ;;
+  beat)
+    # Exactly one beat for the whole site, or every periodic task runs twice. Its
+    # schedule file is in /tmp: the image's files are read-only for this user.
+    mkdir -p /tmp/beat
+    exec celery -A config beat \
+      --loglevel "${LOG_LEVEL:-INFO}" \
+      --schedule /tmp/beat/schedule \
+      "$@"
+    ;;
+  migrate)
+    # Once per deploy (the compose stack's one-off service); a second run at the same
+    # time waits for the first (an advisory lock on PostgreSQL).
+    exec python manage.py migrate_locked "$@"
+    ;;
+  manage)
+    exec python manage.py "$@"
+    ;;
+  *)
+    echo "unknown role '$role': web, worker, beat, migrate or manage <command>" >&2
+    exit 64
+    ;;
+esac
