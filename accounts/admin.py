@@ -3,9 +3,19 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from moderation import actions as moderation
+from moderation.actions import ModerationError
 from moderation.confirm import ModeratorAdmin, moderation_action
 
+from . import erase
 from .models import User
+
+
+def delete_account(moderator, user, reason: str) -> None:
+    """The player's own deletion (``accounts.erase``), for a reason kept in the audit trail."""
+    try:
+        erase.delete_account(user, moderator=moderator, reason=reason)
+    except erase.EraseError as error:
+        raise ModerationError(str(error)) from None
 
 
 @admin.register(User)
@@ -19,4 +29,5 @@ class UserAdmin(BaseUserAdmin, ModeratorAdmin):
     actions = [
         moderation_action(_("Ban the selected users"), moderation.ban),
         moderation_action(_("Unban the selected users"), moderation.unban),
+        moderation_action(_("Delete the selected accounts (anonymise them)"), delete_account),
     ]

@@ -129,6 +129,10 @@ class User(AbstractUser):
     # rated against people, and is shown as "computer" wherever it is listed.
     is_bot = models.BooleanField(_("computer player"), default=False)
 
+    # The last download of the player's data (``accounts.export``): one per
+    # DATA_EXPORT_INTERVAL_MINUTES, the export reads every game they played.
+    data_exported_at = models.DateTimeField(null=True, blank=True, editable=False)
+
     def __str__(self) -> str:
         return self.name
 

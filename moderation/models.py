@@ -36,6 +36,7 @@ class AuditEntry(models.Model):
         RESOLVE_REPORT = "resolve_report", _("resolve report")
         REMOVE_ENTRANT = "remove_entrant", _("remove entrant from tournament")
         END_PAUSE = "end_pause", _("end an agreed pause")
+        DELETE_ACCOUNT = "delete_account", _("delete account")
 
     created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
     moderator = models.ForeignKey(
