@@ -14,9 +14,9 @@ served the person is deleted; their chat lines are blanked in place. Moves, resu
 ratings and records stay on the pseudonym, so every game replays and every exported
 record still verifies.
 
-The stored name is one string, "Deleted player N", in English: the records and the
-other players' pages read the stored name, and a record must not change with the
-reader's language.
+The stored name is one string, "Deleted player N" (``accounts.models.DELETED_NAME``);
+``User.name`` shows it in the reader's language ("Gelöschter Spieler N"), as every page,
+mail and record reads the name through it.
 
 A last e-mail tells the old address that it is done: sent directly after the commit,
 never through the outbox, so the address is kept in no table; a failure is logged
@@ -65,9 +65,11 @@ from tournaments import ladders
 from tournaments import running as tournaments
 from tournaments.models import Entrant, LadderPlayer, Tournament
 
+from .models import DELETED_NAME
+
 logger = logging.getLogger(__name__)
 
-PSEUDONYM = "Deleted player {number}"
+PSEUDONYM = DELETED_NAME
 AUDIT_ACTION = "delete_account"
 
 

@@ -5,6 +5,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 TIME_ZONES = sorted(zoneinfo.available_timezones())
@@ -17,6 +18,11 @@ REMINDER_CHOICES = [
 DIGEST_CHOICES = [(None, _("no: one e-mail per turn"))] + [
     (hour, f"{hour:02d}:00") for hour in range(24)
 ]
+
+
+# A deleted account's stored display name (``accounts.erase``), one string in every
+# language; ``User.name`` shows it in the reader's.
+DELETED_NAME = "Deleted player {number}"
 
 
 class User(AbstractUser):
@@ -147,6 +153,8 @@ class User(AbstractUser):
             from botplay.accounts import display_name  # the bot's name in the reader's language
 
             return display_name(self)
+        if not self.is_active and self.display_name == DELETED_NAME.format(number=self.pk):
+            return gettext("Deleted player %(number)d") % {"number": self.pk}
         return self.display_name or self.username
 
     @property

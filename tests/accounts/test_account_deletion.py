@@ -86,6 +86,14 @@ def test_the_deleted_player_leaves_no_trace_and_their_games_go_on(
     Follow.objects.create(follower=player, followed=others[0])
     Block.objects.create(blocker=others[1], blocked=player)
     Report.objects.create(reporter=others[2], reported=player, reason=f"{USERNAME} was rude")
+    AuditEntry.objects.create(
+        moderator=others[2],
+        moderator_name="mod",
+        action="hide_message",
+        target_user=player,
+        target=f"{USERNAME}: hi",
+        reason=f"{DISPLAY} insulted {others[0].name}",
+    )
     Notification.objects.create(
         user=player,
         address=EMAIL,
@@ -106,6 +114,8 @@ def test_the_deleted_player_leaves_no_trace_and_their_games_go_on(
     assert player.display_name == pseudonym and player.name == pseudonym
     assert not player.is_active and not player.has_usable_password()
     assert traces(USERNAME, DISPLAY, EMAIL) == []
+    entry = AuditEntry.objects.get(action="hide_message")  # what was done stays, named anew
+    assert (entry.target, entry.reason) == (f"{pseudonym}: hi", f"{pseudonym} insulted Other0")
     assert not EmailAddress.objects.filter(user=player).exists()
     assert not Session.objects.filter(session_key=client.session.session_key).exists()
     for model, key in [
@@ -288,3 +298,15 @@ def test_a_second_download_waits_for_the_interval(client, player, settings):
         data_exported_at=timezone.now() - timedelta(minutes=11)
     )
     assert client.post("/settings/data/").status_code == 200
+
+
+def test_german_pages_name_the_deleted_player_in_german(
+    client, player, django_capture_on_commit_callbacks
+):
+    opponent = UserFactory(language="de")
+    game = running_game("siam", [player, opponent])
+    deleted(player, django_capture_on_commit_callbacks)
+    client.force_login(opponent)
+    page = client.get(f"/g/{game.pk}/", headers={"Accept-Language": "de"}).content.decode()
+    assert f"Gelöschter Spieler {player.pk}" in page
+    assert f"Deleted player {player.pk}" not in page
