@@ -222,6 +222,8 @@ def _forget(user) -> None:
     Notification.objects.filter(
         Q(user=user) | Q(webhook__in=webhooks) | Q(device__user=user) | _to_address(user.email)
     ).delete()
+    # Others' mentions of a line that is blank now: nothing left to tell them.
+    Notification.objects.filter(chat_message__user=user, sent_at=None).delete()
     webhooks.delete()
     for model in (PushDevice, Handle, Mute, CalendarKey, Premove, VacationDay, Receipt, CancelVote):
         model.objects.filter(user=user).delete()

@@ -76,7 +76,7 @@ def test_the_deleted_player_leaves_no_trace_and_their_games_go_on(
     finished = running_game("siam", [player, others[4]])
     play.resign(finished.pk, others[4])
     # What the person leaves about: chat, devices, hooks, relations, queued mail.
-    play.post_chat(tal_game.pk, player, "my own words, written by Quirinius Vexmoor")
+    play.post_chat(tal_game.pk, player, f"my own words to @{others[3].username}, by {DISPLAY}")
     play.post_chat(tal_game.pk, others[3], f"good move @{USERNAME}, {DISPLAY}!")
     PushDevice.objects.create(
         user=player, name="phone", endpoint="https://push.example/1", p256dh="k", auth="a"
@@ -103,6 +103,7 @@ def test_the_deleted_player_leaves_no_trace_and_their_games_go_on(
         subject=f"Hello {DISPLAY}",
         text=f"Hello {USERNAME}",
     )
+    mention = Notification.objects.get(chat_message__user=player, sent_at=None)
     client.force_login(player)  # a session in the database
     tal_seat = tal_game.seat_of(player).number
     partner = team_game.seats.get(number=(team_game.seat_of(player).number + 2) % 4).user
@@ -128,6 +129,7 @@ def test_the_deleted_player_leaves_no_trace_and_their_games_go_on(
     ]:
         assert not model.objects.filter(**{key: player}).exists(), model
     assert not Notification.objects.filter(Q(user=player) | Q(address__iexact=EMAIL)).exists()
+    assert not Notification.objects.filter(pk=mention.pk).exists()  # of a blanked line
     # The team game goes on: a computer holds the seat, the partner plays on.
     team_game.refresh_from_db()
     assert team_game.status == Game.Status.ACTIVE
@@ -310,3 +312,20 @@ def test_german_pages_name_the_deleted_player_in_german(
     page = client.get(f"/g/{game.pk}/", headers={"Accept-Language": "de"}).content.decode()
     assert f"Gelöschter Spieler {player.pk}" in page
     assert f"Deleted player {player.pk}" not in page
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"password": ["a", "b"], "username": ["x", "y"]},
+        {"password": "x" * 10000, "username": "y" * 10000},
+        {"password": PASSWORD, "username": USERNAME + "\x00"},
+    ],
+)
+def test_junk_posted_to_the_deletion_page_is_refused_and_changes_nothing(client, player, data):
+    client.force_login(player)
+    response = client.post("/settings/delete/", data)
+    assert response.status_code in (200, 400)
+    player.refresh_from_db()
+    assert player.is_active and player.username == USERNAME and player.email == EMAIL
