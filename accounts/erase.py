@@ -95,14 +95,17 @@ def delete_account(user, *, moderator=None, reason: str = "") -> None:
         reason = (reason or "").strip()
         if not reason:
             raise EraseError(_("A reason is required."))
-        if user.is_superuser and not moderator.is_superuser:
-            raise EraseError(_("Only a superuser can delete a superuser's account."))
+        # As for bans: a moderator must not remove the people who appoint moderators.
+        if (user.is_superuser or user.is_staff) and not moderator.is_superuser:
+            raise EraseError(_("Only a superuser can delete the account of a staff member."))
         if extend.audit_trail() is None:
             raise EraseError(_("There is no audit trail to record this in."))
     farewell = _farewell(user)
     go_on_without(user)
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        if is_deleted(user):  # a second request that waited for the first: one mail only
+            raise EraseError(_("This account has been deleted already."))
         if moderator is not None:
             extend.audit_trail()(moderator, AUDIT_ACTION, reason, user=user, target=pseudonym(user))
         _forget(user)

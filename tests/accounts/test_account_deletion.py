@@ -3,6 +3,7 @@ their games go on without them and stay whole (they replay, their records verify
 
 import io
 import json
+import threading
 import zipfile
 from datetime import timedelta
 
@@ -12,7 +13,7 @@ from django.apps import apps
 from django.contrib.sessions.models import Session
 from django.core import mail
 from django.core.management import call_command
-from django.db import models
+from django.db import connection, models
 from django.db.models import Q
 from django.utils import timezone
 
@@ -24,6 +25,7 @@ from games.models import CalendarKey, ChatMessage, Game, Premove
 from moderation.models import AuditEntry, Report
 from notify.models import Notification, PushDevice, Webhook
 from social.models import Block, Follow
+from tests.conftest import need_service
 from tests.factories import UserFactory, running_game
 from tests.tournaments import helpers as tournament_helpers
 from tournaments import running as tournaments
@@ -329,3 +331,31 @@ def test_junk_posted_to_the_deletion_page_is_refused_and_changes_nothing(client,
     assert response.status_code in (200, 400)
     player.refresh_from_db()
     assert player.is_active and player.username == USERNAME and player.email == EMAIL
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_deletions_at_once_delete_once_and_mail_once():
+    """A double click: both requests pass the first check; the row lock lets one through."""
+    need_service(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL)")
+    UserFactory(username=USERNAME, display_name=DISPLAY, email=EMAIL)
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def run():
+        copy = User.objects.get(username=USERNAME)  # each request loaded the account
+        barrier.wait()
+        try:
+            erase.delete_account(copy)
+            outcomes.append("deleted")
+        except erase.EraseError:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["deleted", "refused"]
+    assert [message.to for message in mail.outbox] == [[EMAIL]]
