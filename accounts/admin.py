@@ -31,3 +31,8 @@ class UserAdmin(BaseUserAdmin, ModeratorAdmin):
         moderation_action(_("Unban the selected users"), moderation.unban),
         moderation_action(_("Delete the selected accounts (anonymise them)"), delete_account),
     ]
+
+    def has_delete_permission(self, request, obj=None):
+        # Removing the row would take the player's seats, moves' owners and ratings with it
+        # and break the opponents' games: an account is deleted by anonymising it (above).
+        return False

@@ -278,6 +278,12 @@ def test_a_moderator_deletes_an_account_from_the_admin_with_a_reason(
     assert entry.target_user_id == player.pk and entry.reason == "asked by mail"
     assert entry.target == f"Deleted player {player.pk}"
     assert traces(USERNAME, DISPLAY, EMAIL) == []
+    # The admin's own "delete" would remove the row and break the opponents' games.
+    assert "delete_selected" not in client.get("/admin/accounts/user/").content.decode()
+    assert (
+        client.post(f"/admin/accounts/user/{player.pk}/delete/", {"post": "yes"}).status_code == 403
+    )
+    assert User.objects.filter(pk=player.pk).exists()
 
 
 def test_a_deleted_account_is_not_deleted_twice_and_computers_not_at_all(player):
