@@ -153,7 +153,8 @@ class User(AbstractUser):
             from botplay.accounts import display_name  # the bot's name in the reader's language
 
             return display_name(self)
-        if not self.is_active and self.display_name == DELETED_NAME.format(number=self.pk):
+        # Only the display name is read: lists load players with few columns (``only``).
+        if self.display_name == DELETED_NAME.format(number=self.pk):
             return gettext("Deleted player %(number)d") % {"number": self.pk}
         return self.display_name or self.username
 
