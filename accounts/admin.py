@@ -3,9 +3,19 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from moderation import actions as moderation
+from moderation.actions import ModerationError
 from moderation.confirm import ModeratorAdmin, moderation_action
 
+from . import erase
 from .models import User
+
+
+def delete_account(moderator, user, reason: str) -> None:
+    """The player's own deletion (``accounts.erase``), for a reason kept in the audit trail."""
+    try:
+        erase.delete_account(user, moderator=moderator, reason=reason)
+    except erase.EraseError as error:
+        raise ModerationError(str(error)) from None
 
 
 @admin.register(User)
@@ -30,4 +40,10 @@ class UserAdmin(BaseUserAdmin, ModeratorAdmin):
             told=True,
         ),
         moderation_action(_("Let the selected users chat again"), moderation.unmute_chat),
+        moderation_action(_("Delete the selected accounts (anonymise them)"), delete_account),
     ]
+
+    def has_delete_permission(self, request, obj=None):
+        # Removing the row would take the player's seats, moves' owners and ratings with it
+        # and break the opponents' games: an account is deleted by anonymising it (above).
+        return False

@@ -5,6 +5,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 TIME_ZONES = sorted(zoneinfo.available_timezones())
@@ -17,6 +18,11 @@ REMINDER_CHOICES = [
 DIGEST_CHOICES = [(None, _("no: one e-mail per turn"))] + [
     (hour, f"{hour:02d}:00") for hour in range(24)
 ]
+
+
+# A deleted account's stored display name (``accounts.erase``), one string in every
+# language; ``User.name`` shows it in the reader's.
+DELETED_NAME = "Deleted player {number}"
 
 
 class User(AbstractUser):
@@ -129,6 +135,10 @@ class User(AbstractUser):
     # rated against people, and is shown as "computer" wherever it is listed.
     is_bot = models.BooleanField(_("computer player"), default=False)
 
+    # The last download of the player's data (``accounts.export``): one per
+    # DATA_EXPORT_INTERVAL_MINUTES, the export reads every game they played.
+    data_exported_at = models.DateTimeField(null=True, blank=True, editable=False)
+
     def __str__(self) -> str:
         return self.name
 
@@ -143,6 +153,9 @@ class User(AbstractUser):
             from botplay.accounts import display_name  # the bot's name in the reader's language
 
             return display_name(self)
+        # Only the display name is read: lists load players with few columns (``only``).
+        if self.display_name == DELETED_NAME.format(number=self.pk):
+            return gettext("Deleted player %(number)d") % {"number": self.pk}
         return self.display_name or self.username
 
     @property

@@ -410,6 +410,8 @@ VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
 REMATCH_DAYS = env.int("REMATCH_DAYS", default=14)
 # Reports one player may file in 24 hours.
 REPORTS_PER_DAY = env.int("REPORTS_PER_DAY", default=10)
+# A player downloads their data (accounts.export) at most once in this many minutes.
+DATA_EXPORT_INTERVAL_MINUTES = env.int("DATA_EXPORT_INTERVAL_MINUTES", default=10)
 # Tournaments a player (not a moderator) may have created that are not over yet.
 TOURNAMENTS_PER_PLAYER = env.int("TOURNAMENTS_PER_PLAYER", default=2)
 TOURNAMENT_MAX_ENTRANTS = 128

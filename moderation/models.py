@@ -38,6 +38,7 @@ class AuditEntry(models.Model):
         END_PAUSE = "end_pause", _("end an agreed pause")
         MUTE_CHAT = "mute_chat", _("mute user in chat")
         UNMUTE_CHAT = "unmute_chat", _("let user chat again")
+        DELETE_ACCOUNT = "delete_account", _("delete account")
 
     created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
     moderator = models.ForeignKey(

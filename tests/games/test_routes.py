@@ -237,3 +237,32 @@ def test_an_invite_link_that_came_too_late_says_why_and_nothing_more(
     # a player of the game who follows the link again is taken to the game
     client.force_login(private_game.seats.first().user)
     assert client.get(f"/invite/{token}/")["Location"] == private_game.get_absolute_url()
+
+
+def test_the_data_download_holds_nothing_of_a_private_game_to_an_outsider(client, private_game):
+    """The download (``/settings/data/``, POST) is the player's own: an outsider's holds
+    nothing of a game they are not in, a visitor gets none, and a player's holds their
+    own view of the running game only (no seed, no move list)."""
+    assert client.post("/settings/data/").status_code == 302  # to the sign-in page
+    client.force_login(UserFactory(username="eve"))
+    for path in ("/settings/data/", "/settings/delete/"):
+        assert client.get(path).status_code == 200
+    body = client.post("/settings/data/").content
+    assert body.startswith(b"PK")
+    text = _unzipped(body)
+    for secret in (TITLE, CHAT, "Aliceinwonder", "Bobthebuilder"):
+        assert secret not in text
+    client.force_login(private_game.seats.get(number=0).user)
+    mine = json.loads(_unzipped(client.post("/settings/data/").content))
+    [game] = mine["games"]
+    assert game["my_view"]["viewer"] == 0
+    assert "seed" not in game["my_view"] and "moves" not in game["my_view"]
+    assert str(private_game.seed) not in json.dumps(mine)
+
+
+def _unzipped(body: bytes) -> str:
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(body)) as zipped:
+        return "".join(zipped.read(name).decode() for name in zipped.namelist())
