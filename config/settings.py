@@ -174,6 +174,9 @@ else:
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
 CELERY_QUEUE_DIR = BASE_DIR / ".celery"
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # kombu's filesystem transport with whole-file writes (config.broker_files):
+    # its own lets a worker read a half-written message and die (kombu#1551).
+    CELERY_BROKER_TRANSPORT = "config.broker_files:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_QUEUE_DIR / "queue"),
         "data_folder_out": str(CELERY_QUEUE_DIR / "queue"),
