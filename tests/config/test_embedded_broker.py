@@ -58,7 +58,7 @@ def test_the_worker_lives_through_a_flood_and_consumes_every_message_once(tmp_pa
     folders(tmp_path)
     env = {**os.environ, "FLOOD_DIR": str(tmp_path), "FLOOD_TRANSPORT": TRANSPORT}
     # Half a message, named like one and older than the flood: read first.
-    (tmp_path / "queue" / "1_half.celery.msg").write_text('{"body": "eyJ0Y')
+    (tmp_path / "queue" / "0_half.celery.msg").write_text('{"body": "eyJ0Y')
     log = tmp_path / "worker.log"
     worker = start_worker(env, log)
     code = (
@@ -92,7 +92,7 @@ def test_the_worker_lives_through_a_flood_and_consumes_every_message_once(tmp_pa
     expected = [f"{p}:{n}" for p in range(PRODUCERS) for n in range(MESSAGES)]
     assert sorted(lines()) == sorted(expected)
     assert os.listdir(tmp_path / "queue") == []  # nothing left, nothing partial
-    assert os.listdir(tmp_path / "broken") == ["1_half.celery.msg"]
+    assert os.listdir(tmp_path / "broken") == ["0_half.celery.msg"]
 
 
 def test_a_message_file_appears_only_whole(tmp_path, monkeypatch):
@@ -127,7 +127,7 @@ def test_an_unreadable_file_is_put_aside_and_the_next_message_read(tmp_path, con
     options = folders(tmp_path)
     # kombu keeps a process's bindings in memory: each test binds a queue of its own.
     name = f"mail{len(content)}"
-    (tmp_path / "queue" / f"1_broken.{name}.msg").write_text(content)
+    (tmp_path / "queue" / f"0_broken.{name}.msg").write_text(content)
     with Connection("filesystem://", transport=TRANSPORT, transport_options=options) as conn:
         queue = conn.SimpleQueue(name)
         queue.put({"row": 8})
@@ -135,4 +135,4 @@ def test_an_unreadable_file_is_put_aside_and_the_next_message_read(tmp_path, con
         assert message.payload == {"row": 8}
         message.ack()
         queue.close()
-    assert os.listdir(tmp_path / "broken") == [f"1_broken.{name}.msg"]
+    assert os.listdir(tmp_path / "broken") == [f"0_broken.{name}.msg"]
