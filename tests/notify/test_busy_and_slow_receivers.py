@@ -120,3 +120,26 @@ def test_pushes_and_posts_are_routed_to_their_own_queue_and_mail_is_not(settings
     assert settings.CELERY_PINGS_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
     beat = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert {"notify.tasks.drain", "notify.tasks.drain_pings"} <= beat
+
+
+def test_a_busy_push_service_is_tried_again_when_it_says(game, anna, bert, push_service, clock):
+    from django.test import Client
+
+    from .conftest import subscribe
+
+    client = Client()
+    client.force_login(bert)
+    assert subscribe(client, push_service.subscription("bert")).status_code == 201
+    push_service.status = 429
+    push_service.headers = {"Retry-After": "90"}
+    turn(game, anna)
+    row = Notification.objects.filter(channel="push", kind="turn").latest("pk")
+    now = timezone.now()
+    assert delivery.deliver(row.pk) == "failed"
+    row.refresh_from_db()
+    assert row.next_attempt_at == now + datetime.timedelta(seconds=90)
+    push_service.status = 201
+    clock.shift(datetime.timedelta(seconds=90))
+    assert delivery.deliver(row.pk) == "sent"
+    # The refused one and the one taken: one message, one id.
+    assert [p["id"] for p in push_service.payloads("bert")] == [str(row.delivery_id)] * 2
