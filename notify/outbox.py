@@ -156,22 +156,21 @@ def pending_start(game, user, channel: str, device=None, webhook=None) -> Notifi
     yet: it carries the player's turn (notify.compose), so the turn's own row waits for
     it. Locked, so a worker claims it only after the turn's row is written beside it
     (a worker that has claimed it already is left alone: the turn then goes on its own)."""
-    return (
-        Notification.objects.select_for_update()
-        .filter(
-            kind=Notification.Kind.GAME_STARTED,
-            game=game,
-            user=user,
-            channel=channel,
-            device=device,
-            webhook=webhook,
-            in_digest=False,
-            claimed_at=None,
-            sent_at=None,
-            skipped="",
-        )
-        .first()
-    )
+    rows = Notification.objects.all()
+    if transaction.get_connection().in_atomic_block:
+        rows = rows.select_for_update()  # (outside a transaction there is nothing to hold)
+    return rows.filter(
+        kind=Notification.Kind.GAME_STARTED,
+        game=game,
+        user=user,
+        channel=channel,
+        device=device,
+        webhook=webhook,
+        in_digest=False,
+        claimed_at=None,
+        sent_at=None,
+        skipped="",
+    ).first()
 
 
 def queue_turn(row: dict, user, prefix: str, key: str, quiet: bool, digest: bool) -> None:
