@@ -27,7 +27,7 @@ from .test_real_services import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-GAMES = 6
+GAMES = 10
 
 
 def players(n: int) -> list:

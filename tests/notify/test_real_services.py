@@ -102,6 +102,8 @@ def worker(
         process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo"]
             + ["-Q", queues, "--without-gossip", "--without-mingle", "--without-heartbeat"]
+            # One task at a time: two workers race for rows queued together, as in production.
+            + ["--prefetch-multiplier", "1"]
             + ["--loglevel", "INFO"],
             cwd=ROOT,
             env=env,
