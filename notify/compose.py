@@ -250,15 +250,28 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 
 
 def _carried_turns(row: Notification, mine: Seat | None, now: datetime.datetime) -> list[int]:
-    """The turn rows a start message carries: those of the turn it announces, claimed
-    to be marked sent with it. A covered turn that is over is skipped, as it would be
-    on its own."""
-    covered = Notification.objects.filter(covered_by=row, sent_at=None, skipped="")
+    """The turn rows a start message carries, claimed to be marked sent with it: those
+    written covered by it, and, for a start held back (quiet hours) past a later turn,
+    that turn's row if no worker has it yet. A covered turn that is over is skipped, as
+    it would be on its own."""
+    pending = Notification.objects.filter(sent_at=None, skipped="")
+    covered = pending.filter(covered_by=row)
     if mine is None:
         covered.update(skipped="turn over")
         return []
     covered.exclude(turn_since=mine.to_move_since).update(skipped="turn over")
-    return [t.pk for t in _claim(covered.filter(turn_since=mine.to_move_since), now)]
+    later = pending.filter(
+        covered_by=None,
+        user=row.user_id,
+        game=row.game_id,
+        channel=row.channel,
+        device=row.device_id,
+        webhook=row.webhook_id,
+        kind=Notification.Kind.TURN,
+        in_digest=False,
+    )
+    turns = covered | later
+    return [t.pk for t in _claim(turns.filter(turn_since=mine.to_move_since), now)]
 
 
 def _game_finished(row: Notification, now: datetime.datetime) -> dict[str, Any]:

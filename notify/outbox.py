@@ -146,31 +146,42 @@ def queue(
             "covered_by": covered_by,
         },
     )
+    if created and kind == Notification.Kind.GAME_STARTED and game is not None and not in_digest:
+        remember_start(row)
     if created and not in_digest and covered_by is None and row.due_at <= now:
         transaction.on_commit(lambda: enqueue(row.pk, row.channel))
     return row
 
 
+# Where a game object keeps the start messages written in the transaction that started it.
+STARTS = "_notify_start_rows"
+
+
+def _endpoint_key(user, channel: str, device, webhook) -> tuple:
+    return (
+        getattr(user, "pk", user),
+        channel,
+        getattr(device, "pk", device),
+        getattr(webhook, "pk", webhook),
+    )
+
+
+def remember_start(row: Notification) -> None:
+    """Note a start message on its game object, for the first turn written after it in
+    the same transaction (``pending_start``); forgotten when the transaction ends."""
+    game = row.game
+    if not hasattr(game, STARTS):
+        setattr(game, STARTS, {})
+        transaction.on_commit(lambda: game.__dict__.pop(STARTS, None))
+    key = _endpoint_key(row.user_id, row.channel, row.device_id, row.webhook_id)
+    getattr(game, STARTS)[key] = row
+
+
 def pending_start(game, user, channel: str, device=None, webhook=None) -> Notification | None:
-    """The message of ``game``'s start to ``user`` on this channel if it has not gone
-    yet: it carries the player's turn (notify.compose), so the turn's own row waits for
-    it. Locked, so a worker claims it only after the turn's row is written beside it
-    (a worker that has claimed it already is left alone: the turn then goes on its own)."""
-    rows = Notification.objects.all()
-    if transaction.get_connection().in_atomic_block:
-        rows = rows.select_for_update()  # (outside a transaction there is nothing to hold)
-    return rows.filter(
-        kind=Notification.Kind.GAME_STARTED,
-        game=game,
-        user=user,
-        channel=channel,
-        device=device,
-        webhook=webhook,
-        in_digest=False,
-        claimed_at=None,
-        sent_at=None,
-        skipped="",
-    ).first()
+    """The start message of ``game`` to ``user`` on this channel, if it was written in this
+    transaction (so no worker can have it yet): it carries the player's first turn
+    (notify.compose), and that turn's row waits for it. No query: it is on the game."""
+    return getattr(game, STARTS, {}).get(_endpoint_key(user, channel, device, webhook))
 
 
 def queue_turn(row: dict, user, prefix: str, key: str, quiet: bool, digest: bool) -> None:
