@@ -18,15 +18,17 @@ $(STAMP): requirements.txt requirements/site.txt
 	touch $(STAMP)
 
 # A Celery worker with beat runs beside the web server on the broker in files under
-# .celery/ (no server needed); the trap stops it whenever the web server ends. The web
-# server is uvicorn (ASGI, from requirements.txt), reloading on code changes like
-# runserver: runserver (WSGI) cannot hold the pages' live streams open.
+# .celery/ (no server needed), consuming both queues (mail on "celery", pushes and
+# webhooks on "pings"); config/run_worker.sh starts it again if it dies and says so,
+# and the trap stops it whenever the web server ends. The web server is uvicorn (ASGI,
+# from requirements.txt), reloading on code changes like runserver: runserver (WSGI)
+# cannot hold the pages' live streams open.
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo --if-empty
 	export CELERY_TASK_ALWAYS_EAGER=0; \
-	$(VENV)/bin/celery -A config worker -B --pool solo --loglevel INFO \
-		--without-gossip --without-mingle & worker=$$!; \
+	config/run_worker.sh $(VENV)/bin/celery -A config worker -B -Q celery,pings --pool solo \
+		--loglevel INFO --without-gossip --without-mingle & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(VENV)/bin/uvicorn config.asgi:application --reload --host 127.0.0.1 --port $(PORT) \
 		$(foreach dir,$(RELOAD_DIRS),--reload-dir $(dir))

@@ -188,6 +188,9 @@ else:
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
 CELERY_QUEUE_DIR = BASE_DIR / ".celery"
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # kombu's filesystem transport with whole-file writes (config.broker_files):
+    # its own lets a worker read a half-written message and die (kombu#1551).
+    CELERY_BROKER_TRANSPORT = "config.broker_files:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_QUEUE_DIR / "queue"),
         "data_folder_out": str(CELERY_QUEUE_DIR / "queue"),
@@ -205,6 +208,13 @@ elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+# Pushes and webhook posts go on a queue of their own, for a worker (pool) of their own:
+# a receiver that is slow or down never holds up a mail or a computer's move.
+CELERY_PINGS_QUEUE = env.str("CELERY_PINGS_QUEUE", default="pings")
+CELERY_TASK_ROUTES = {
+    "notify.tasks.deliver_ping": {"queue": CELERY_PINGS_QUEUE},
+    "notify.tasks.drain_pings": {"queue": CELERY_PINGS_QUEUE},
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(CELERY_QUEUE_DIR / "beat-schedule")
 # Publishing must not hang a move when the broker is down: fail fast, the
 # drain sends the row later.
@@ -212,6 +222,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 CELERY_BEAT_SCHEDULE = {
     "notify-drain": {"task": "notify.tasks.drain", "schedule": 60.0},
+    "notify-drain-pings": {"task": "notify.tasks.drain_pings", "schedule": 60.0},
     "notify-reminders": {"task": "notify.tasks.remind", "schedule": 300.0},
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5 * 60},
     "prune-receipts": {"task": "games.tasks.prune_receipts", "schedule": 60 * 60},

@@ -28,12 +28,14 @@ case "$role" in
     ;;
   worker)
     # Scale by running more containers. CELERY_QUEUES (comma-separated) limits this
-    # worker to some queues; without it, the default queue.
+    # worker to some queues; without it, both: mail and the rest, and pushes and webhook
+    # posts (their own queue, so that a slow receiver never holds up mail).
+    queues="${CELERY_TASK_DEFAULT_QUEUE:-celery},${CELERY_PINGS_QUEUE:-pings}"
     exec celery -A config worker \
       --loglevel "${LOG_LEVEL:-INFO}" \
       --concurrency "${CELERY_CONCURRENCY:-2}" \
       --without-gossip --without-mingle \
-      ${CELERY_QUEUES:+--queues "$CELERY_QUEUES"} \
+      --queues "${CELERY_QUEUES:-$queues}" \
       "$@"
     ;;
   beat)

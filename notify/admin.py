@@ -75,7 +75,7 @@ class NotificationAdmin(ChannelSafeAdmin):
         rows = queryset.filter(
             Q(skipped="") | Q(skipped=INTERRUPTED), sent_at=None, in_digest=False
         )
-        pks = list(rows.values_list("pk", flat=True))
+        pks = list(rows.values_list("pk", "channel"))
         rows.update(
             next_attempt_at=None,
             claimed_at=None,
@@ -83,8 +83,8 @@ class NotificationAdmin(ChannelSafeAdmin):
             skipped="",
             due_at=timezone.now(),
         )
-        for pk in pks:
-            outbox.enqueue(pk)
+        for pk, channel in pks:
+            outbox.enqueue(pk, channel)
         self.message_user(request, _("%(n)d messages queued again.") % {"n": len(pks)})
 
 

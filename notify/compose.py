@@ -61,7 +61,7 @@ def compose(row: Notification, now: datetime.datetime) -> tuple[Any, list[int]]:
             if row.kind == Notification.Kind.HOOK_DISABLED:
                 return notices.hook_disabled(row), []
             if row.channel == Channel.WEBHOOK and row.webhook and row.webhook.game_id:
-                return _game_channel(row, now), []
+                return _game_channel(row, now)
             if row.channel != Channel.EMAIL:
                 pings.endpoint_of(row)  # gone, off or unwanted: skip before any work
             if row.kind == Notification.Kind.DIGEST:
@@ -104,8 +104,9 @@ def _raw(row: Notification) -> EmailMessage:
     return message
 
 
-def _game_channel(row: Notification, now: datetime.datetime):
-    """A game's channel: every turn while it is still on, the start and the end."""
+def _game_channel(row: Notification, now: datetime.datetime) -> tuple[Any, list[int]]:
+    """A game's channel: every turn while it is still on, the start (which carries the
+    first turn) and the end."""
     game = row.game
     if game is None:
         raise Skip("no game")
@@ -123,7 +124,7 @@ def _game_channel(row: Notification, now: datetime.datetime):
         if game.deadline:
             context = {"deadline": game.deadline}
             lines.append(render_to_string("notify/channel_deadline.txt", context).strip())
-        return notices.channel_post(row, to_move, lines, {})
+        return notices.channel_post(row, to_move, lines, {}), []
     result = game.result or {}
     names = {s.number: s.user.name for s in seats}
     context = {
@@ -131,9 +132,12 @@ def _game_channel(row: Notification, now: datetime.datetime):
         "aborted": game.status == Game.Status.ABORTED,
         "winners": [names.get(n, "?") for n in result.get("winners", [])],
     }
+    covers = []
     if row.kind == Notification.Kind.GAME_STARTED:
         to_move = [s for s in seats if s.to_move]
-    return notices.channel_post(row, to_move, lines, context)
+        first = to_move[0] if to_move else None
+        covers = _carried_turns(row, first, now)
+    return notices.channel_post(row, to_move, lines, context), covers
 
 
 def _names(game: Game) -> dict[int, str]:
@@ -217,9 +221,10 @@ def _last_warning(row: Notification, now: datetime.datetime) -> dict[str, Any]:
 
 def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     """The start, and for the player who moves first also their turn: that turn's
-    own mail (written in the same transaction) goes with this one, not after it.
-    A turn kept for the daily digest stays there: the digest lists every game
-    waiting for the player."""
+    own row, written in the same transaction ``covered_by`` this one, goes with it
+    and never on its own (unless this one is skipped: notify.delivery). A turn kept
+    for the daily digest stays there: the digest lists every game waiting for the
+    player."""
     _mail_wanted(row, "notify_game_end", "game e-mails off")
     game = _check_game(row)
     if game.status != Game.Status.ACTIVE:
@@ -227,21 +232,9 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
         raise Skip("game over")
     seats = list(game.seats.select_related("user").order_by("number"))
     mine = next((s for s in seats if s.user_id == row.user_id and s.to_move), None)
-    covers = []
-    if mine is not None and not on_vacation_here(row.user, game):
-        turn = Notification.objects.filter(
-            user=row.user,
-            game=game,
-            channel=row.channel,
-            device=row.device,
-            webhook=row.webhook,
-            kind=Notification.Kind.TURN,
-            turn_since=mine.to_move_since,
-            in_digest=False,
-            sent_at=None,
-            skipped="",
-        )
-        covers = [t.pk for t in _claim(turn, now)]
+    if mine is not None and on_vacation_here(row.user, game):
+        mine = None
+    covers = _carried_turns(row, mine, now)
     # A tournament's round starts with one game per entrant: this is its round mail.
     competition = lookup.competition_of(game)
     return {
@@ -254,6 +247,31 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
         "competition": competition,
         "competition_url": absolute(competition.url) if competition else "",
     }
+
+
+def _carried_turns(row: Notification, mine: Seat | None, now: datetime.datetime) -> list[int]:
+    """The turn rows a start message carries, claimed to be marked sent with it: those
+    written covered by it, and, for a start held back (quiet hours) past a later turn,
+    that turn's row if no worker has it yet. A covered turn that is over is skipped, as
+    it would be on its own."""
+    pending = Notification.objects.filter(sent_at=None, skipped="")
+    covered = pending.filter(covered_by=row)
+    if mine is None:
+        covered.update(skipped="turn over")
+        return []
+    covered.exclude(turn_since=mine.to_move_since).update(skipped="turn over")
+    later = pending.filter(
+        covered_by=None,
+        user=row.user_id,
+        game=row.game_id,
+        channel=row.channel,
+        device=row.device_id,
+        webhook=row.webhook_id,
+        kind=Notification.Kind.TURN,
+        in_digest=False,
+    )
+    turns = covered | later
+    return [t.pk for t in _claim(turns.filter(turn_since=mine.to_move_since), now)]
 
 
 def _game_finished(row: Notification, now: datetime.datetime) -> dict[str, Any]:

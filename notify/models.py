@@ -4,12 +4,16 @@ per-game mutes."""
 
 from __future__ import annotations
 
+import uuid
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-# The ``skipped`` of a post whose worker died while sending it: it may have arrived, so it
-# is not sent again on its own (never twice); the admin's "retry now" sends it again.
+# The ``skipped`` of a post whose worker died while sending it, in the outbox of earlier
+# versions (which sent no such post again): the admin's "retry now" sends it again. Now
+# such a row goes again with the same Message-ID or delivery id (notify.delivery).
 INTERRUPTED = "interrupted while sending: it may have arrived"
 
 
@@ -88,6 +92,16 @@ class Notification(models.Model):
     subject = models.CharField(max_length=250, blank=True)
     text = models.TextField(blank=True)
     html = models.TextField(blank=True)
+    # Names the message wherever it goes, the same on every attempt: the e-mail's
+    # Message-ID, a post's X-PBW-Delivery, a push's id. A copy sent again after a worker
+    # died between the receiver's acceptance and the "sent" mark carries it too, so the
+    # receiver can tell it for the same message (mail programs fold such copies).
+    delivery_id = models.UUIDField(default=uuid.uuid4, editable=False)
+    # A turn that a game's start message on the same channel carries (written in the
+    # same transaction): it is not sent on its own unless that message is skipped.
+    covered_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="covered"
+    )
 
     class Meta:
         indexes = [models.Index(fields=["sent_at", "claimed_at", "due_at"])]
@@ -95,6 +109,12 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.recipient}"
+
+    @property
+    def message_id(self) -> str:
+        """The e-mail's Message-ID (RFC 5322): the delivery id at the site's domain."""
+        domain = urlsplit(settings.SITE_URL).hostname or "localhost"
+        return f"<{self.delivery_id}@{domain}>"
 
     @property
     def recipient(self) -> str:

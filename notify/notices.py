@@ -42,7 +42,7 @@ def test(row: Notification):
     else:
         line = _("Your %(service)s webhook works.") % {"service": endpoint.get_service_display()}
     ping = Ping(event="test", title=title, lines=[line], url=settings_url())
-    return WebhookPost(endpoint, ping, delivery=str(row.pk))
+    return WebhookPost(endpoint, ping, delivery=str(row.delivery_id))
 
 
 def hook_disabled(row: Notification):
@@ -77,4 +77,4 @@ def channel_post(row: Notification, to_move: list, lines: list[str], context: di
         game=pings.game_facts(game),
         to_move=people,
     )
-    return WebhookPost(hook, ping, delivery=str(row.pk))
+    return WebhookPost(hook, ping, delivery=str(row.delivery_id))

@@ -147,6 +147,9 @@ def queue_game_channel(game, kind: str, key: str, hook: Webhook | None = None, *
     hook = hook or game_hook(game)
     if hook is None or kind not in GAME_CHANNEL_KINDS or EVENT_OF[kind] not in hook.events:
         return
+    if kind == Kind.TURN:
+        # The start's post names who moves first: the first turn goes with it.
+        row["covered_by"] = outbox.pending_start(game, hook.user, Channel.WEBHOOK, webhook=hook)
     outbox.queue(
         kind=kind,
         channel=Channel.WEBHOOK,
@@ -225,11 +228,12 @@ def message(row: Notification, context: dict, lines: list[str]):
         game=game_facts(game) if game is not None else None,
     )
     if row.channel == Channel.PUSH:
-        return PushMessage(endpoint, _push_payload(ping), topic=_topic(row))
+        payload = {**_push_payload(ping), "id": str(row.delivery_id)}
+        return PushMessage(endpoint, payload, topic=_topic(row))
     if row.kind in TURN_KINDS or row.kind == Kind.DIGEST:
         handle = handles([user], endpoint.service).get(user.pk, "")
         ping.to_move = [Person(user.name, handle)]
-    return WebhookPost(endpoint, ping, delivery=str(row.pk))
+    return WebhookPost(endpoint, ping, delivery=str(row.delivery_id))
 
 
 def _push_payload(ping: Ping) -> dict:

@@ -20,10 +20,11 @@ from urllib.parse import urlsplit
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
+from django.utils import timezone
 from py_vapid import Vapid02
 from pywebpush import WebPusher
 
-from . import netsafe
+from . import netsafe, outbox
 from .models import PushDevice
 
 # How long a push service keeps a message for a device that is offline (seconds).
@@ -102,7 +103,10 @@ class PushMessage:
         if answer.status in GONE:
             self.device.delete()
             raise Gone(f"push service answered {answer.status}")
-        if answer.status == 429 or answer.status >= 500:
+        if answer.status in (429, 503):
+            until = outbox.retry_after(answer.headers, timezone.now())
+            raise outbox.RetryLater(f"push service answered {answer.status}", until)
+        if answer.status >= 500:
             raise OSError(f"push service answered {answer.status}")
         if not 200 <= answer.status < 300:
             raise Rejected(f"push service answered {answer.status}")

@@ -2,8 +2,9 @@
 
 The generic JSON hook is signed (docs/webhooks.md): ``X-PBW-Timestamp`` holds the
 Unix time of sending, ``X-PBW-Signature`` is ``sha256=`` and the hex HMAC-SHA256,
-keyed with the hook's secret, of ``<timestamp>.<body>``; ``X-PBW-Delivery`` names the
-message (the same on a retry), so a receiver can drop a repeat.
+keyed with the hook's secret, of ``<timestamp>.<body>``. ``X-PBW-Delivery`` (on every
+service's post, and the JSON body's ``id``) names the message, the same on a retry, so
+a receiver can drop a repeat. A 429 or 503 with ``Retry-After`` times the next attempt.
 
 A hook that fails ``WEBHOOK_MAX_FAILURES`` times in a row is switched off: the
 settings page says so, and its owner gets one e-mail. Any answer but a 2xx is a
@@ -29,6 +30,8 @@ from .models import Notification, Webhook
 
 Service = Webhook.Service
 USER_AGENT = "PlayByWeb-Webhook/1"
+# Answers that mean "too busy now": their Retry-After, if any, times the next attempt.
+BUSY = {429, 503}
 
 
 def new_secret() -> str:
@@ -111,11 +114,15 @@ class WebhookPost:
     def request(self, now: float | None = None) -> tuple[bytes, dict[str, str]]:
         data = json.dumps(body(self.ping, self.hook.service, self.delivery), ensure_ascii=False)
         payload = data.encode()
-        headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT}
+        # Every post names its message, the same on a retry: a receiver can drop a repeat.
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": USER_AGENT,
+            "X-PBW-Delivery": self.delivery,
+        }
         if self.hook.service == Service.JSON:
             stamp = str(int(now or time.time()))
             headers["X-PBW-Timestamp"] = stamp
-            headers["X-PBW-Delivery"] = self.delivery
             headers["X-PBW-Signature"] = signature(self.hook.secret, stamp, payload)
         return payload, headers
 
@@ -128,6 +135,9 @@ class WebhookPost:
             raise
         if not 200 <= answer.status < 300:
             failed(self.hook, f"answered {answer.status}")
+            if answer.status in BUSY:
+                until = outbox.retry_after(answer.headers, timezone.now())
+                raise outbox.RetryLater(f"webhook answered {answer.status}", until)
             raise OSError(f"webhook answered {answer.status}")
         Webhook.objects.filter(pk=self.hook.pk).update(failures=0, last_error="")
 

@@ -1,4 +1,5 @@
-"""`make test` (one of the README's two commands) fetches axe-core itself."""
+"""`make test` (one of the README's two commands) fetches axe-core itself; `make run`
+keeps a worker of both queues running (config/run_worker.sh)."""
 
 import shutil
 import subprocess
@@ -36,3 +37,14 @@ def test_make_reinstalls_when_the_site_requirements_change():
     ).stdout
     stamp = next(line for line in rules.splitlines() if line.startswith(".venv/.installed:"))
     assert set(stamp.split(":", 1)[1].split()) >= {"requirements.txt", "requirements/site.txt"}
+
+
+def test_make_run_supervises_a_worker_of_both_queues():
+    need_service(shutil.which("make") is not None, "make")
+    plan = subprocess.run(
+        ["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    command = plan[plan.index("config/run_worker.sh") :]
+    assert command.index("celery -A config worker") < command.index("& worker=$!")
+    assert "-Q celery,pings" in command.split("& worker=$!")[0]
+    assert "trap 'kill $worker" in plan

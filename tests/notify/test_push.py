@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from notify import delivery, push
-from notify.models import Notification, PushDevice
+from notify.models import INTERRUPTED, Notification, PushDevice
 
 from .conftest import drain, subscribe, turn
 
@@ -269,20 +269,35 @@ def test_a_muted_game_sends_no_push_either(game, anna, bert, bert_phone, push_se
     assert Notification.objects.get(channel="push", kind="turn").skipped == "muted"
 
 
-def test_the_admin_lists_pushes_by_channel_and_retries_an_interrupted_one(
-    game, anna, bert, bert_phone, push_service
+def test_a_push_cut_off_by_a_dead_worker_goes_again_with_the_same_id_once_its_claim_is_stale(
+    game, anna, bert, bert_phone, push_service, settings
 ):
     from django.utils import timezone
 
+    turn(game, anna)
+    row = Notification.objects.get(channel="push", kind="turn")
+    # A worker claimed it, connected, and died: the push may have arrived.
+    cut_off = {"claimed_at": timezone.now(), "sending_at": timezone.now(), "sent_at": None}
+    Notification.objects.filter(pk=row.pk).update(**cut_off)
+    push_service.received.clear()
+    assert delivery.deliver(row.pk) == "not claimed"  # the claim is fresh: it is held
+    stale = timezone.now() - datetime.timedelta(seconds=settings.PING_CLAIM_TIMEOUT + 1)
+    Notification.objects.filter(pk=row.pk).update(claimed_at=stale)
+    assert delivery.deliver(row.pk) == "sent"
+    [again] = push_service.payloads("bert")
+    assert again["id"] == str(row.delivery_id)
+
+
+def test_the_admin_lists_pushes_by_channel_and_retries_an_interrupted_one(
+    game, anna, bert, bert_phone, push_service
+):
     from tests.factories import UserFactory
 
     turn(game, anna)
     row = Notification.objects.get(channel="push", kind="turn")
-    # A worker claimed it, connected, and died: the post may have arrived.
-    Notification.objects.filter(pk=row.pk).update(
-        claimed_at=timezone.now() - datetime.timedelta(minutes=5), sending_at=timezone.now()
-    )
-    assert delivery.drain()["interrupted"] == 1
+    # Left by an earlier version, which sent a cut-off push no more.
+    Notification.objects.filter(pk=row.pk).update(skipped=INTERRUPTED)
+    assert delivery.deliver(row.pk) == "not claimed"
     assert push_service.received == []
     admin = UserFactory(is_staff=True, is_superuser=True)
     client = Client()

@@ -44,34 +44,66 @@ def database_url() -> str:
     )
 
 
+def pings_queue(queue: str) -> str:
+    """The test's own queue of pushes and webhook posts, beside ``queue`` (its mail's)."""
+    return f"{queue}-pings"
+
+
+def route_pings(queue: str) -> None:
+    app.conf.task_routes = {
+        task: {"queue": queue} for task in ("notify.tasks.deliver_ping", "notify.tasks.drain_pings")
+    }
+    app.amqp.flush_routes()
+    app.amqp.__dict__.pop("router", None)  # built again from the routes on next use
+
+
 @contextmanager
 def broker(url: str, queue: str):
-    """Send this process's tasks to ``url`` on a queue of this test's own."""
+    """Send this process's tasks to ``url`` on queues of this test's own: mail on
+    ``queue``, pushes and posts on ``pings_queue(queue)``."""
     conf = app.conf
     before = (conf.broker_url, conf.task_default_queue, conf.task_always_eager)
+    routes = conf.task_routes
     conf.broker_url, conf.task_default_queue, conf.task_always_eager = url, queue, False
+    route_pings(pings_queue(queue))
     app._after_fork()  # forget pooled connections to the old broker
     try:
         yield
     finally:
         conf.broker_url, conf.task_default_queue, conf.task_always_eager = before
+        conf.task_routes = routes
+        app.amqp.flush_routes()
+        app.amqp.__dict__.pop("router", None)
         app._after_fork()
 
 
 @contextmanager
-def worker(url: str, queue: str, mail_dir: Path, log: Path, ready_seconds: float = 20):
+def worker(
+    url: str,
+    queue: str,
+    mail_dir: Path,
+    log: Path,
+    ready_seconds: float = 20,
+    consume: list[str] | None = None,
+):
+    """A worker of both the test's queues (or of those in ``consume``)."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
         "CELERY_BROKER_URL": url,
         "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "CELERY_PINGS_QUEUE": pings_queue(queue),
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "EMAIL_URL": f"filemail:///{mail_dir}",
+        "PING_ALLOWED_NETWORKS": "127.0.0.0/8",  # the tests' receivers
     }
+    queues = ",".join(consume or [queue, pings_queue(queue)])
     with log.open("w") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo"]
-            + ["-Q", queue, "--without-gossip", "--without-mingle", "--without-heartbeat"]
+            + ["-Q", queues, "--without-gossip", "--without-mingle", "--without-heartbeat"]
+            # One task at a time: two workers race for rows queued together, as in production.
+            + ["--prefetch-multiplier", "1"]
             + ["--loglevel", "INFO"],
             cwd=ROOT,
             env=env,
