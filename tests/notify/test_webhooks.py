@@ -61,7 +61,7 @@ def test_discord_and_slack_and_matrix_bodies(game, anna, bert, hooks, local_targ
     drain()
     [d], [s], [m] = discord.bodies(), slack.bodies(), matrix.bodies()
     assert d["content"].startswith("Your turn in “Counting”\n<@123456789012>")
-    assert d["allowed_mentions"] == {"users": ["123456789012"]}
+    assert d["allowed_mentions"] == {"parse": [], "users": ["123456789012"]}
     assert f"/g/{game.pk}/" in d["content"]
     assert s["text"].startswith("Your turn in “Counting”\nBert") and f"/g/{game.pk}/" in s["text"]
     assert m["text"].startswith("Your turn in “Counting”") and m["username"] == "Play by Web"
@@ -96,10 +96,12 @@ def test_a_game_channel_posts_every_turn_mentioning_who_is_to_move(
     turn(game, bert)
     drain()
     first, second = receiver.bodies()
-    assert first["content"].startswith("To move in “Counting” (Count to Ten):\n<@222222222222>")
-    assert first["allowed_mentions"] == {"users": ["222222222222"]}
+    assert first["content"].startswith(
+        r"To move in “Counting” \(Count to Ten\):" + "\n<@222222222222>"
+    )
+    assert first["allowed_mentions"] == {"parse": [], "users": ["222222222222"]}
     assert second["content"].startswith(
-        "To move in “Counting” (Count to Ten):\nAnna"
+        r"To move in “Counting” \(Count to Ten\):" + "\nAnna"
     )  # no handle given
     assert hook.user == anna
 
