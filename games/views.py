@@ -26,6 +26,7 @@ from . import (
     extend,
     fragments,
     lists,
+    numbering,
     pagecache,
     paging,
     planning,
@@ -205,23 +206,30 @@ class BadPosition(Exception):
 
 
 def _at(request, game) -> int | None:
-    """The past position asked for (None: the latest); BadPosition for one that does not exist."""
+    """The past position asked for, in the viewer's numbers (None: the latest);
+    BadPosition for one that does not exist."""
     if "at" not in request.GET:
         return None
     try:
         at = int(request.GET["at"])
     except (ValueError, OverflowError):
         raise BadPosition from None
-    if not 0 <= at <= game.move_count:
+    if not 0 <= at <= _moves_seen(request, game):
         raise BadPosition
     return at
+
+
+def _moves_seen(request, game) -> int:
+    """The moves in force that the viewer sees (games.numbering)."""
+    seat = game.seat_of(request.user) if hasattr(game.engine, "secret") else None
+    return numbering.numbering(game, seat.number if seat else None).total
 
 
 def _bad_position(request, game):
     # A wrong link must not silently show another position than the one it names.
     message = _("This game has no position “%(at)s”: it has %(n)s moves.") % {
         "at": request.GET.get("at", "")[:20],
-        "n": game.move_count,
+        "n": _moves_seen(request, game),
     }
     context = {"message": message, "game": game}
     template = "games/bad_position.html#notice" if request.htmx else "games/bad_position.html"
@@ -301,7 +309,9 @@ def _board_context(
         "game": game,
         "page": page,
         # "since your last turn", step by step (``?since=``)
-        "catchup": catchup.catchup(game, page.viewer, request.GET.get("since"), page.at, page.view),
+        "catchup": catchup.catchup(
+            game, page.viewer, request.GET.get("since"), page.at, page.view, page.numbers
+        ),
         "view": page.view,
         "player_names": page.player_names,
         "board_template": kind.board_template,
@@ -341,13 +351,14 @@ def replay_since(request, game):
     seat = game.seat_of(request.user)
     if seat is None or not game.was_played:
         return redirect(game)
+    numbers = numbering.numbering(game, seat.number)
     since_from = catchup.read_since(request.GET.get("since"), game)
     if since_from is None:
-        since_from = catchup.moves_before_turn(game, seat.number)
-    if since_from >= game.move_count:
+        since_from = numbers.shown(catchup.moves_before_turn(game, seat.number))
+    if since_from >= numbers.total:
         return redirect(game)  # nothing happened since
-    first = catchup.steps_since(game, seat.number, since_from)[0]
-    query = f"since={since_from}" + (f"&at={first}" if first < game.move_count else "")
+    first = catchup.steps_since(game, seat.number, since_from, numbers)[0]
+    query = f"since={since_from}" + (f"&at={first}" if first < numbers.total else "")
     return redirect(f"{game.get_absolute_url()}?{query}")
 
 
@@ -423,7 +434,11 @@ def _chat_update(request, game):
 @game_route
 def version(request, game):
     return JsonResponse(
-        {"version": game.version, "move_count": game.move_count, "status": game.status}
+        {
+            "version": game.version,
+            "move_count": numbering.public_move_count(game),
+            "status": game.status,
+        }
     )
 
 
@@ -494,7 +509,8 @@ def _answer(
         return _not_found(request)
     game, (seat_id, _last_seen) = found
     state = getattr(done, "played_state", None)
-    if state is not None and (done.version, done.undo_count) != (game.version, game.undo_count):
+    position = (game.version, game.secret_steps, game.undo_count)
+    if state is not None and (done.version, done.secret_steps, done.undo_count) != position:
         state = None
     if seat_id is None and not game.visible_to(request.user):
         # Let in by an invite and still not a player (the game filled up):
@@ -506,7 +522,11 @@ def _answer(
     if request.content_type == "application/json":
         if error:
             return JsonResponse({"ok": False, "error": error.message}, status=status)
-        answer = {"ok": True, "version": game.version, "move_count": game.move_count}
+        answer = {
+            "ok": True,
+            "version": game.version,
+            "move_count": numbering.public_move_count(game),
+        }
         if notice:
             answer["recorded"] = True
         return JsonResponse(answer)
