@@ -34,11 +34,12 @@ from . import (
     presence,
     record,
     registry,
+    replay,
     since,
 )
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
-from .pages import board_page, chat_window
+from .pages import board_page, chat_window, view_token
 from .rows import RowReader
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -390,11 +391,12 @@ def poll(request, game):
         seen = (int(request.GET.get("v", "")), int(request.GET.get("c", "")))
     except (ValueError, OverflowError):
         seen = None
-    if seen == (game.version, game.chat_count):
+    own_step = seen is not None and seen[0] == game.version and _own_secret_step(request, game)
+    if seen == (game.version, game.chat_count) and not own_step:
         return HttpResponse(status=204)
     if request.GET.get("open") or game.status in (Game.Status.OPEN, Game.Status.ABORTED):
         return HttpResponseClientRefresh()
-    if seen is not None and seen[0] == game.version and request.htmx:
+    if seen is not None and seen[0] == game.version and request.htmx and not own_step:
         return _chat_update(request, game)
     # The poller's chat lines are still the latest ones: they stay out of the answer,
     # and so do the board and the log when they are drawn as the poller has them.
@@ -405,6 +407,24 @@ def poll(request, game):
         kept=fragments.kept_parts(request.GET.get("k", "")),
         plan=bool(request.GET.get("plan")),
     )
+
+
+def _own_secret_step(request, game) -> bool:
+    """The viewer made a secret step (games.numbering) that the polling page, drawn
+    with token ``t``, does not show: one made from another tab. The version stays as
+    it was for a secret step, so only the viewer's own token tells. Another seat's
+    secret step leaves the viewer's token as it was: their poll stays empty."""
+    token = request.GET.get("t")
+    if not token or not game.secret_steps or not hasattr(game.engine, "secret"):
+        return False
+    seat = game.seat_of(request.user)
+    if seat is None:
+        return False
+    known = replay.known_token(game, seat.number)
+    if known is None:
+        known = view_token(game.engine.view(replay.current_state(game), seat.number))
+        replay.remember_token(game, seat.number, known)
+    return known != token
 
 
 def _chat_context(request, game) -> dict:
