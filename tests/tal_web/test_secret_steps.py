@@ -194,3 +194,19 @@ def test_the_others_history_counts_on_without_gaps(planning, users):
     # The planner's own history shows their own clicks.
     mine = client_of(a).get(f"/g/{game.pk}/").content.decode()
     assert max(map(int, MOVE_LINK.findall(mine))) == last[b] + 4
+
+
+def test_taking_back_a_plan_click_is_no_news_either(
+    planning, users, announced, django_capture_on_commit_callbacks
+):
+    game = planning
+    a, b = seat_user(game, 0), seat_user(game, 1)
+    before = what_others_read(game, client_of(b))
+    play.act(game.pk, a, plan_clicks(game, 0)[0], None)
+    game.refresh_from_db()
+    announced.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        play.undo(game.pk, a, None)
+    game.refresh_from_db()
+    assert game.undo_count == 1 and announced == []
+    assert what_others_read(game, client_of(b)) == before
