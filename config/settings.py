@@ -263,9 +263,19 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 # set how many proxies append to X-Forwarded-For, or the header one of them sets.
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="") or None
-# Failed sign-ins are limited per client address and per account.
-ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
-ACCOUNT_ADAPTER = "notify.adapter.OutboxAccountAdapter"
+# Failed sign-ins are limited per client address and per account *from that address*
+# (accounts.signin_limits makes the key the account and the address), so nobody can
+# lock an owner out from elsewhere; in a burst of failures against one account from
+# many addresses, each address gets only two tries.
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "10/m/ip,5/5m/key",
+    "login_failed_in_burst": "2/1h/key",
+}
+# A burst: this many failed sign-ins to one account, from all addresses, in this many
+# minutes (its owner gets one e-mail per burst).
+SIGNIN_BURST_FAILURES = env.int("SIGNIN_BURST_FAILURES", default=20)
+SIGNIN_BURST_MINUTES = env.int("SIGNIN_BURST_MINUTES", default=15)
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https") else "http"
 

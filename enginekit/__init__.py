@@ -86,6 +86,14 @@ offers that turn's legal actions to queue (premoves); whether a queued action
 counts is decided by ``legal_actions`` when the turn really comes. Without it (or
 ``reveals``), nobody can plan ahead.
 
+*Secret steps.* ``secret(state, seat, action)`` (optional) is True when ``seat``'s
+``action`` in ``state`` changes nothing that any other viewer's view shows but the
+count of moves (Tal's plan clicks, while every player writes a plan at the same
+time). The site then leaves the game's version, which every viewer may read (a
+page's poll, the live events, the API), where it was: others cannot count the
+clicks. The player's own page still refuses stale clicks, by the token of its own
+view. Without it, every step is public.
+
 *Computer players.* ``determinize(state, seat, rng)`` (optional) returns a copy
 of ``state`` in which everything ``seat`` may not know (other seats' hidden
 hands, bids and plans, the seed and the order of future random draws) is
@@ -201,8 +209,8 @@ class Engine(Protocol):
 
     def can_undo(self, state: Any, seat: int) -> bool: ...
 
-    # Optional (see the module docstring): ``reveals(before, after) -> bool`` and
-    # ``pass_action(state, seat) -> dict | None``.
+    # Optional (see the module docstring): ``reveals(before, after) -> bool``,
+    # ``pass_action(state, seat) -> dict | None`` and ``secret(state, seat, action) -> bool``.
 
     def view(self, state: Any, viewer: int | None) -> dict[str, Any]: ...
 

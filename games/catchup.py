@@ -8,7 +8,8 @@ drawn from that seat's view of it, so a step shows only what that player may kno
 move they could not see (another seat's secret plan) is no step of its own.
 
 The page carries ``?since=S`` (the moves in force after the player's last own move)
-beside ``?at=N``; without ``at`` it is the last step, the present.
+beside ``?at=N``; without ``at`` it is the last step, the present. Both count in the
+player's own numbers (``games.numbering``): without the others' secret steps.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from . import replay
 from .models import Game
+from .numbering import Numbering, numbering
 
 
 @dataclass
@@ -26,6 +28,7 @@ class Catchup:
     steps: list[int]  # the positions to show, the present last
     at: int  # the position the page shows
     entries: list[dict[str, Any]]  # what happened in the step shown (the viewer's log)
+    total: int = 0  # the present, in the viewer's numbers
 
     @property
     def number(self) -> int:
@@ -72,19 +75,22 @@ def _number_of(moves, count: int) -> int:
     return moves.order_by("number").values_list("number", flat=True)[count - 1 : count].first() or 0
 
 
-def steps_since(game: Game, seat: int, since: int) -> list[int]:
+def steps_since(game: Game, seat: int, since: int, numbers: Numbering | None = None) -> list[int]:
     """The positions after ``since`` where ``seat``'s history gained an entry, from its
-    view of the present; the present itself is the last step."""
-    log = game.engine.view(replay.state_as_read(game), seat).get("log") or []
+    view of the present; the present itself is the last step. All in the seat's own
+    numbers (``numbers``, games.numbering: without the others' secret steps)."""
+    numbers = numbers or numbering(game, seat)
+    view = numbers.view(game.engine.view(replay.state_as_read(game), seat))
+    log = view.get("log") or []
     steps = sorted({e["move"] for e in log if isinstance(e.get("move"), int) and e["move"] > since})
-    steps = [step for step in steps if step <= game.move_count]
-    if not steps or steps[-1] != game.move_count:
-        steps.append(game.move_count)
+    steps = [step for step in steps if step <= numbers.total]
+    if not steps or steps[-1] != numbers.total:
+        steps.append(numbers.total)
     return steps
 
 
 def read_since(value, game: Game) -> int | None:
-    """``?since`` as a position of this game, or None for anything else."""
+    """``?since`` as a position of this game (in the viewer's numbers), or None."""
     try:
         since = int(value)
     except (TypeError, ValueError, OverflowError):
@@ -92,13 +98,17 @@ def read_since(value, game: Game) -> int | None:
     return since if 0 <= since <= game.move_count else None
 
 
-def catchup(game: Game, seat: int | None, since_param, at: int, view: dict) -> Catchup | None:
+def catchup(
+    game: Game, seat: int | None, since_param, at: int, view: dict, numbers: Numbering
+) -> Catchup | None:
     """The replay bar of a page showing position ``at`` to ``seat`` (``view``: its view
-    of that position), or None when the page is no replay."""
+    of that position; ``numbers``: the seat's numbers, which ``at`` and ``view`` use),
+    or None when the page is no replay."""
     if seat is None or since_param is None:
         return None
     since = read_since(since_param, game)
-    if since is None or at < since or since >= game.move_count:
+    if since is None or at < since or since >= numbers.total:
         return None  # not a position of this game, or nothing happened since
     entries = [e for e in view.get("log") or [] if e.get("move") == at and at > since]
-    return Catchup(since=since, steps=steps_since(game, seat, since), at=at, entries=entries)
+    steps = steps_since(game, seat, since, numbers)
+    return Catchup(since=since, steps=steps, at=at, entries=entries, total=numbers.total)

@@ -81,7 +81,8 @@ def key(part: str, context) -> str:
         "query": [query.get(name) for name in DRAWING_PARAMS],
     }
     digest = hashlib.sha256(json.dumps(named, default=str).encode()).hexdigest()[:32]
-    return f"fragment:{release.digest()}:{part}:{game.pk}:{game.version}:{digest}"
+    position = f"{game.version}.{game.secret_steps}"  # a secret step is a new position
+    return f"fragment:{release.digest()}:{part}:{game.pk}:{position}:{digest}"
 
 
 def render(part: str, context, render_part) -> SafeString:

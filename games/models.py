@@ -91,6 +91,10 @@ class Game(models.Model):
     # on every change to the game's position, so a poll compares one integer.
     move_count = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)
+    # Secret steps (``engine.secret``: a plan click only its player sees) leave
+    # ``version``, which every viewer reads (polls, live events, the API), where it
+    # was and count here instead; the site's own caches name a position by both.
+    secret_steps = models.PositiveIntegerField(default=0)
     undo_count = models.PositiveIntegerField(default=0)
     chat_count = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
@@ -370,6 +374,9 @@ class Move(models.Model):
     action = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
     undone = models.BooleanField(default=False)
+    # A step only its player saw (``engine.secret``): the others' history skips it.
+    # Rows written before the flag existed are False: their numbers stay as shown then.
+    secret = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

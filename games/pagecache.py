@@ -164,7 +164,8 @@ def page_key(request, game: Game) -> str | None:
     }
     blob = json.dumps(named, default=str, sort_keys=True)
     digest = hashlib.sha256(blob.encode()).hexdigest()[:40]
-    return f"page:{release.digest()}:{extend.generation()}:{game.pk}:{game.version}:{digest}"
+    position = f"{game.version}.{game.secret_steps}"  # a secret step is a new position
+    return f"page:{release.digest()}:{extend.generation()}:{game.pk}:{position}:{digest}"
 
 
 def serve(request, game: Game, render_page: Callable[[str | None], HttpResponse]):

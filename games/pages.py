@@ -15,6 +15,7 @@ from enginekit import IllegalAction
 
 from . import facts, premoves, replay
 from .models import Game, Move, Premove
+from .numbering import Numbering, numbering
 from .rows import planned_cursor, read_seats
 from .since import Since, since_last_look, view_before_last_move
 
@@ -48,17 +49,23 @@ class BoardPage:
     # What the feature apps' parts (games.extend) worked out once for this page.
     memo: dict[str, Any] = field(default_factory=dict)
     user_id: int | None = None  # who the page is drawn for (None: signed out)
+    # The viewer's move numbers (games.numbering): ``at``, ``since`` and the log's are
+    # theirs, without the others' secret steps.
+    numbers: Numbering = field(default_factory=Numbering)
 
     # Both are drawn only inside the cached fragments (games.fragments): worked
     # out when a fragment is rendered, never for one served from the cache.
     @functools.cached_property
     def before_last(self) -> dict[str, Any] | None:
         """The viewer's view before the move shown last."""
-        return view_before_last_move(self.game, self.at, self.viewer)
+        if self.at <= 0:
+            return None
+        return view_before_last_move(self.game, self.numbers.position(self.at - 1) + 1, self.viewer)
 
     @functools.cached_property
     def takebacks(self) -> list[dict[str, Any]]:
-        return takebacks(self.game, self.viewer, self.player_names)
+        found = takebacks(self.game, self.viewer, self.player_names)
+        return [{**entry, "after": self.numbers.shown(entry["after"])} for entry in found]
 
     @property
     def my_turn(self) -> bool:
@@ -192,6 +199,9 @@ def board_page(
     seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     viewer = seat.number if seat is not None else None
     engine = game.engine
+    numbers = numbering(game, viewer)
+    if at is not None:
+        at = numbers.position(at)  # ``at`` counts the moves the viewer sees
     history = at is not None and 0 <= at < game.move_count
     if history:
         state = replay.state_at(game, at)
@@ -214,12 +224,16 @@ def board_page(
         and engine.can_undo(state, viewer)
         and _last_seat(game) == viewer
     )
+    since = since_last_look(game, seat, view) if not history else None
+    if since is not None:
+        since = Since(numbers.shown(since.moves), since.before, since.new_entries)
     page = BoardPage(
-        since=since_last_look(game, seat, view) if not history else None,
+        since=since,
         game=game,
-        view=view,
+        view=numbers.view(view),
         viewer=viewer,
-        at=at,
+        at=numbers.shown(at),
+        numbers=numbers,
         history=history,
         player_names={s.number: s.user.name for s in seats},
         seats=seats,

@@ -418,9 +418,11 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
             # slips through, refuse it rather than fail the request.
             logger.exception("engine %s crashed on an action in game %s", game.kind, game.pk)
             raise PlayError(_("This action is not possible now.")) from None
-        number = _record(game, seat.number, action)
+        secret = is_secret(engine, before, seat.number, action)
+        number = _record(game, seat.number, action, secret)
         game.move_count += 1
-        game.last_move_at = timezone.now()
+        if not secret:
+            game.last_move_at = timezone.now()
         own = number
         state, number = _play_forced_moves(game, state, number)
         # The turn of a player who queued actions for it may begin here: they are
@@ -428,7 +430,10 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
         state, number = premoves.play_due(
             game, engine.active_seats(before), state, number, seats, _play_forced_moves
         )
-        game.version += 1
+        if secret and number == own:
+            game.secret_steps += 1  # nobody else sees it: what they read stays as it was
+        else:
+            game.version += 1
         _after_change(game, state, moved_on=number > own, seats=seats)
         if not user.is_bot:
             # Acting is taking in the position. A computer standing in does not
@@ -453,7 +458,14 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
     return game
 
 
-def _record(game: Game, seat: int, action: Any) -> int:
+def is_secret(engine, state: Any, seat: int, action: Any) -> bool:
+    """Whether ``seat``'s ``action`` in ``state`` is a step only its player sees
+    (``engine.secret``, optional: without it, no step is)."""
+    secret = getattr(engine, "secret", None)
+    return secret is not None and bool(secret(state, seat, action))
+
+
+def _record(game: Game, seat: int, action: Any, secret: bool = False) -> int:
     """Append the move to the log of the locked ``game``; its number.
 
     Every row is in force or taken back, so the next number is known without
@@ -463,13 +475,15 @@ def _record(game: Game, seat: int, action: Any) -> int:
     number = game.move_count + game.undo_count + 1
     try:
         with transaction.atomic():
-            Move.objects.create(game=game, number=number, seat=seat, action=action)
+            Move.objects.create(game=game, number=number, seat=seat, action=action, secret=secret)
     except IntegrityError:
         last = game.moves.order_by("-number").values_list("number", flat=True).first() or 0
         number = last + 1
         try:
             with transaction.atomic():
-                Move.objects.create(game=game, number=number, seat=seat, action=action)
+                Move.objects.create(
+                    game=game, number=number, seat=seat, action=action, secret=secret
+                )
         except IntegrityError:
             raise StaleMove() from None
     return number
@@ -488,10 +502,13 @@ def undo(game_id: int, user, seen: int | str | None) -> Game:
         last.undone = True
         last.save(update_fields=["undone"])
         game.move_count -= 1
-        game.version += 1
         game.undo_count += 1
         replay.forget_after(game, game.move_count)
         number, count, state = replay.rebuild(game)
+        if is_secret(game.engine, state, seat.number, last.action):
+            game.secret_steps += 1  # taking back a secret step is no news to the others
+        else:
+            game.version += 1
         _after_change(game, state)
         since.mark_seen(game, seat.pk)
         # The take-back changed the cache key: seed it, so the next page

@@ -105,7 +105,7 @@ def known_token(game, seat: int) -> str | None:
 
 
 def _token_key(game, seat: int) -> str:
-    return f"{_cache_key(game)}:token:{game.version}:{seat}"
+    return f"{_cache_key(game)}:token:{game.version}.{game.secret_steps}:{seat}"
 
 
 def state_at(game, count: int) -> Any:

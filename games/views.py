@@ -26,6 +26,7 @@ from . import (
     extend,
     fragments,
     lists,
+    numbering,
     pagecache,
     paging,
     planning,
@@ -33,11 +34,12 @@ from . import (
     presence,
     record,
     registry,
+    replay,
     since,
 )
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
-from .pages import board_page, chat_window
+from .pages import board_page, chat_window, view_token
 from .rows import RowReader
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -205,23 +207,30 @@ class BadPosition(Exception):
 
 
 def _at(request, game) -> int | None:
-    """The past position asked for (None: the latest); BadPosition for one that does not exist."""
+    """The past position asked for, in the viewer's numbers (None: the latest);
+    BadPosition for one that does not exist."""
     if "at" not in request.GET:
         return None
     try:
         at = int(request.GET["at"])
     except (ValueError, OverflowError):
         raise BadPosition from None
-    if not 0 <= at <= game.move_count:
+    if not 0 <= at <= _moves_seen(request, game):
         raise BadPosition
     return at
+
+
+def _moves_seen(request, game) -> int:
+    """The moves in force that the viewer sees (games.numbering)."""
+    seat = game.seat_of(request.user) if hasattr(game.engine, "secret") else None
+    return numbering.numbering(game, seat.number if seat else None).total
 
 
 def _bad_position(request, game):
     # A wrong link must not silently show another position than the one it names.
     message = _("This game has no position “%(at)s”: it has %(n)s moves.") % {
         "at": request.GET.get("at", "")[:20],
-        "n": game.move_count,
+        "n": _moves_seen(request, game),
     }
     context = {"message": message, "game": game}
     template = "games/bad_position.html#notice" if request.htmx else "games/bad_position.html"
@@ -301,7 +310,9 @@ def _board_context(
         "game": game,
         "page": page,
         # "since your last turn", step by step (``?since=``)
-        "catchup": catchup.catchup(game, page.viewer, request.GET.get("since"), page.at, page.view),
+        "catchup": catchup.catchup(
+            game, page.viewer, request.GET.get("since"), page.at, page.view, page.numbers
+        ),
         "view": page.view,
         "player_names": page.player_names,
         "board_template": kind.board_template,
@@ -341,13 +352,14 @@ def replay_since(request, game):
     seat = game.seat_of(request.user)
     if seat is None or not game.was_played:
         return redirect(game)
+    numbers = numbering.numbering(game, seat.number)
     since_from = catchup.read_since(request.GET.get("since"), game)
     if since_from is None:
-        since_from = catchup.moves_before_turn(game, seat.number)
-    if since_from >= game.move_count:
+        since_from = numbers.shown(catchup.moves_before_turn(game, seat.number))
+    if since_from >= numbers.total:
         return redirect(game)  # nothing happened since
-    first = catchup.steps_since(game, seat.number, since_from)[0]
-    query = f"since={since_from}" + (f"&at={first}" if first < game.move_count else "")
+    first = catchup.steps_since(game, seat.number, since_from, numbers)[0]
+    query = f"since={since_from}" + (f"&at={first}" if first < numbers.total else "")
     return redirect(f"{game.get_absolute_url()}?{query}")
 
 
@@ -379,11 +391,12 @@ def poll(request, game):
         seen = (int(request.GET.get("v", "")), int(request.GET.get("c", "")))
     except (ValueError, OverflowError):
         seen = None
-    if seen == (game.version, game.chat_count):
+    own_step = seen is not None and seen[0] == game.version and _own_secret_step(request, game)
+    if seen == (game.version, game.chat_count) and not own_step:
         return HttpResponse(status=204)
     if request.GET.get("open") or game.status in (Game.Status.OPEN, Game.Status.ABORTED):
         return HttpResponseClientRefresh()
-    if seen is not None and seen[0] == game.version and request.htmx:
+    if seen is not None and seen[0] == game.version and request.htmx and not own_step:
         return _chat_update(request, game)
     if seen is not None and request.GET.get("watching") and request.user.is_authenticated:
         since.watched(game, request.user, seen[0])
@@ -396,6 +409,24 @@ def poll(request, game):
         kept=fragments.kept_parts(request.GET.get("k", "")),
         plan=bool(request.GET.get("plan")),
     )
+
+
+def _own_secret_step(request, game) -> bool:
+    """The viewer made a secret step (games.numbering) that the polling page, drawn
+    with token ``t``, does not show: one made from another tab. The version stays as
+    it was for a secret step, so only the viewer's own token tells. Another seat's
+    secret step leaves the viewer's token as it was: their poll stays empty."""
+    token = request.GET.get("t")
+    if not token or not game.secret_steps or not hasattr(game.engine, "secret"):
+        return False
+    seat = game.seat_of(request.user)
+    if seat is None:
+        return False
+    known = replay.known_token(game, seat.number)
+    if known is None:
+        known = view_token(game.engine.view(replay.current_state(game), seat.number))
+        replay.remember_token(game, seat.number, known)
+    return known != token
 
 
 def _chat_context(request, game) -> dict:
@@ -425,7 +456,11 @@ def _chat_update(request, game):
 @game_route
 def version(request, game):
     return JsonResponse(
-        {"version": game.version, "move_count": game.move_count, "status": game.status}
+        {
+            "version": game.version,
+            "move_count": numbering.public_move_count(game),
+            "status": game.status,
+        }
     )
 
 
@@ -496,7 +531,8 @@ def _answer(
         return _not_found(request)
     game, (seat_id, _last_seen) = found
     state = getattr(done, "played_state", None)
-    if state is not None and (done.version, done.undo_count) != (game.version, game.undo_count):
+    position = (game.version, game.secret_steps, game.undo_count)
+    if state is not None and (done.version, done.secret_steps, done.undo_count) != position:
         state = None
     if seat_id is None and not game.visible_to(request.user):
         # Let in by an invite and still not a player (the game filled up):
@@ -508,7 +544,11 @@ def _answer(
     if request.content_type == "application/json":
         if error:
             return JsonResponse({"ok": False, "error": error.message}, status=status)
-        answer = {"ok": True, "version": game.version, "move_count": game.move_count}
+        answer = {
+            "ok": True,
+            "version": game.version,
+            "move_count": numbering.public_move_count(game),
+        }
         if notice:
             answer["recorded"] = True
         return JsonResponse(answer)

@@ -23,6 +23,7 @@ from community import rematch
 from community.models import Rematch
 from games import catchup, replay, text
 from games.models import Game, Premove, Seat
+from games.numbering import numbering
 from lobby.models import Invitation
 from moderation.models import ChatMute
 from social.models import Block
@@ -186,7 +187,8 @@ def since_last_turn(game: Game, seat: int, move_count: int, viewer: Any = "seat"
 
 def replay_url(game: Game, seat: int, move_count: int) -> str:
     """The page that steps through the others' moves since ``seat``'s last own move."""
-    since = catchup.moves_before_turn(game, seat, move_count)
+    # In the seat's own numbers, as the replay counts (without others' secret steps).
+    since = numbering(game, seat).shown(catchup.moves_before_turn(game, seat, move_count))
     return absolute(f"{reverse('game_replay', args=[game.pk])}?since={since}")
 
 

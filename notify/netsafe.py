@@ -3,12 +3,14 @@ letting them aim the site at itself or its network (SSRF).
 
 Only http and https. The host is resolved once, every address it resolves to is
 checked (loopback, private, link-local, multicast, reserved, unspecified, in IPv4
-and IPv6, IPv4-mapped IPv6 included), and the connection goes to the address that
-was checked, so a DNS answer that changes between the check and the connection
-(DNS rebinding) cannot slip through. TLS still verifies the certificate for the
-host name. Connect and read time out after ``PING_TIMEOUT`` seconds, no redirect
-is followed (a 3xx is an answer like any other), and the response body is read
-only up to a small limit and thrown away: it is never shown nor logged.
+and IPv6), and so is every IPv4 address an IPv6 address embeds (IPv4-mapped and
+-compatible, 6to4, Teredo, NAT64: a relay or translator would carry the post
+there); the connection goes to the address that was checked, so a DNS answer that
+changes between the check and the connection (DNS rebinding) cannot slip through.
+TLS still verifies the certificate for the host name. Connect and read time out
+after ``PING_TIMEOUT`` seconds, no redirect is followed (a 3xx is an answer like
+any other), and the response body is read only up to a small limit and thrown
+away: it is never shown nor logged.
 
 ``PING_ALLOWED_NETWORKS`` (operator setting, a list of networks like
 ``127.0.0.0/8``) lets chosen private targets through, for tests or an intranet.
@@ -44,14 +46,33 @@ def allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
     return [ipaddress.ip_network(n, strict=False) for n in settings.PING_ALLOWED_NETWORKS]
 
 
-def check_address(address: str) -> None:
-    """Refuse an address inside the site's own machine or network."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    if any(ip in network for network in allowed_networks()):
-        return
-    if (
+# IPv6 addresses that carry an IPv4 address a gateway or relay may forward to:
+# IPv4-compatible (::/96, RFC 4291), the well-known NAT64 prefix (64:ff9b::/96,
+# RFC 6052); 6to4, Teredo and IPv4-mapped are read by ``ipaddress`` itself.
+IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+# The local-use NAT64 prefix (RFC 8215): an operator's own translator, with the IPv4
+# at a place that depends on the prefix length it chose; it leads into a private
+# network by definition, so all of it is refused (unless allowed).
+NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")
+
+IP = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def embedded_ipv4(ip: IP) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address stands for (6to4, Teredo's server and client,
+    NAT64, IPv4-mapped and -compatible): a post to it may reach them."""
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return []
+    found = [a for a in (ip.ipv4_mapped, ip.sixtofour) if a is not None]
+    found += list(ip.teredo or ())  # Teredo's client is stored inverted; ``teredo`` undoes it
+    if ip in NAT64 or ip in IPV4_COMPATIBLE:
+        found.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return found
+
+
+def _public(ip: IP) -> bool:
+    return not (
         ip.is_loopback
         or ip.is_private
         or ip.is_link_local
@@ -59,8 +80,22 @@ def check_address(address: str) -> None:
         or ip.is_reserved
         or ip.is_unspecified
         or not ip.is_global
-    ):
-        raise Refused(_("address %(ip)s is not on the public internet") % {"ip": ip})
+        or ip in NAT64_LOCAL
+    )
+
+
+def check_address(address: str) -> None:
+    """Refuse an address inside the site's own machine or network, or an IPv6 address
+    that embeds one (``PING_ALLOWED_NETWORKS`` lets chosen networks through)."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    allowed = allowed_networks()
+    if any(ip in network for network in allowed):
+        return
+    for part in [ip, *embedded_ipv4(ip)]:
+        if part == ip and ip.version == 6 and ip.ipv4_mapped is not None:
+            continue  # an IPv4-mapped address is only the IPv4 it holds
+        if not any(part in network for network in allowed) and not _public(part):
+            raise Refused(_("address %(ip)s is not on the public internet") % {"ip": part})
 
 
 @dataclass(frozen=True)

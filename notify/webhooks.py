@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import html
 import json
 import re
 import secrets
@@ -25,7 +26,7 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from . import netsafe, outbox
+from . import escape, netsafe, outbox
 from .models import Notification, Webhook
 
 Service = Webhook.Service
@@ -63,34 +64,84 @@ class Ping:
     to_move: list[Person] = field(default_factory=list)
 
 
-def mention(service: str, person: Person) -> str:
-    """The player's name, and a mention the service turns into a ping where it can."""
+# How each service's text is made inert (escape), and the service's form of a handle
+# that the site mentions on purpose (the forms check a handle against it when saved).
+QUOTE = {
+    Service.SLACK: escape.slack,
+    Service.DISCORD: escape.discord,
+    Service.MATRIX: escape.matrix_plain,
+}
+HANDLE = {
+    Service.SLACK: re.compile(r"[UW][A-Z0-9]+"),
+    Service.DISCORD: re.compile(r"\d+"),
+    Service.MATRIX: re.compile(r"@[a-z0-9._=/+-]+:[A-Za-z0-9.-]+(:\d+)?"),
+}
+
+
+def handle_of(service: str, person: Person) -> str:
+    """The person's handle if it is an id the service mentions, else ""."""
     handle = person.handle.strip()
+    form = HANDLE.get(service)
+    return handle if form is not None and form.fullmatch(handle) else ""
+
+
+def mention(service: str, person: Person, quote=None) -> str:
+    """The player's mention by their configured handle, or their name made inert."""
+    quote = quote or QUOTE.get(service, str)
+    handle = handle_of(service, person)
     if not handle:
-        return person.name
-    if service == Service.DISCORD:
-        return f"<@{handle}>" if handle.isdigit() else f"@{handle.lstrip('@')}"
-    if service == Service.SLACK:
-        return f"<@{handle}>" if re.fullmatch(r"[UW][A-Z0-9]+", handle) else f"@{handle}"
-    return handle  # Matrix: the user id (@name:server), which clients highlight
+        return quote(person.name)
+    if service == Service.MATRIX:
+        return html.escape(handle) if quote is escape.matrix_html else handle
+    return f"<@{handle}>"
+
+
+def lines(ping: Ping, service: str, quote=None) -> list[str]:
+    """The post's lines above its link: every text players could have written passed
+    through ``quote`` (the service's escape), the mentions the site means left alone."""
+    quote = quote or QUOTE.get(service, str)
+    head = [quote(ping.title)]
+    if ping.to_move:
+        head.append(", ".join(mention(service, p, quote) for p in ping.to_move))
+    return [*head, *(quote(line) for line in ping.lines)]
 
 
 def text(ping: Ping, service: str) -> str:
-    lines = [ping.title]
-    if ping.to_move:
-        lines.append(", ".join(mention(service, p) for p in ping.to_move))
-    return "\n".join([*lines, *ping.lines, ping.url])
+    url = escape.slack(ping.url) if service == Service.SLACK else ping.url
+    return "\n".join([*lines(ping, service), url])
+
+
+def matrix_html(ping: Ping) -> str:
+    """The Matrix message's HTML body (``formatted_body``): escaped text, one line each."""
+    link = escape.matrix_html(ping.url)
+    html_lines = lines(ping, Service.MATRIX, escape.matrix_html)
+    return "<br>".join([*html_lines, f'<a href="{link}">{link}</a>'])
+
+
+def mentioned(service: str, ping: Ping) -> list[str]:
+    return [h for h in (handle_of(service, p) for p in ping.to_move) if h]
 
 
 def body(ping: Ping, service: str, delivery: str) -> dict:
     if service == Service.DISCORD:
-        # Only the players to move are pinged, never @everyone from a game's title.
-        users = [p.handle for p in ping.to_move if p.handle.isdigit()]
-        return {"content": text(ping, service)[:2000], "allowed_mentions": {"users": users}}
+        # Only the players to move are pinged: never @everyone, @here or a role.
+        content = text(ping, service)[:2000]
+        return {
+            "content": content,
+            "allowed_mentions": {"parse": [], "users": mentioned(service, ping)},
+        }
     if service == Service.SLACK:
         return {"text": text(ping, service)}
     if service == Service.MATRIX:
-        return {"text": text(ping, service), "username": "Play by Web"}
+        # Hookshot posts "text" as the body and "html" as the formatted body (it would
+        # render "text" as markdown without it); "m.mentions" names the only user meant.
+        users = mentioned(service, ping)
+        return {
+            "text": text(ping, service),
+            "html": matrix_html(ping),
+            "username": "Play by Web",
+            "m.mentions": {"user_ids": users} if users else {},
+        }
     return {
         "id": delivery,
         "event": ping.event,

@@ -1033,6 +1033,11 @@ class TalEngine:
             return True
         return after.rng is not before.rng and after.rng.getstate() != before.rng.getstate()
 
+    def secret(self, state: TalState, seat: int, action: dict[str, Any]) -> bool:
+        """A plan click: only its player sees it (the others learn of the plan when it
+        is handed in, ``submit_plan``, and of its targets when the plans are carried out)."""
+        return state.phase == "plan" and action.get("type") == "plan"
+
     def pass_action(self, state: TalState, seat: int) -> dict[str, Any] | None:
         """The ``end_*`` action of a sequential phase; none while plans are written
         (a plan must name its targets before it can be handed in)."""

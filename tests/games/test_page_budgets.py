@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from games import play, replay
+from games.numbering import numbering
 from tests.factories import UserFactory, running_game
 
 pytestmark = pytest.mark.django_db
@@ -32,14 +33,16 @@ def answers(game):
         "page": (base, {}),
         "board": (base + "board", {"HX-Request": "true"}),
         "refresh": (base + "poll?v=0&c=0", {"HX-Request": "true"}),
-        "past position": (f"{base}?at={max(game.move_count - 1, 0)}", {}),
     }
-    viewers = [(f"seat {s.number}", s.user) for s in game.seats.order_by("number")]
-    for who, user in [*viewers, ("spectator", None)]:
+    viewers = [(f"seat {s.number}", s.user, s.number) for s in game.seats.order_by("number")]
+    for who, user, seat in [*viewers, ("spectator", None, None)]:
         client = Client()
         if user is not None:
             client.force_login(user)
-        for what, (path, headers) in paths.items():
+        # The viewer's own move numbers: without the others' secret steps.
+        last = numbering(game, seat).total
+        past = {"past position": (f"{base}?at={max(last - 1, 0)}", {})}
+        for what, (path, headers) in {**paths, **past}.items():
             response = client.get(path, headers=headers)
             assert response.status_code == 200, (who, path)
             yield who, what, len(response.content)

@@ -4,6 +4,7 @@ switches a hook off after 20 failures in a row."""
 
 import datetime
 import json
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -61,7 +62,7 @@ def test_discord_and_slack_and_matrix_bodies(game, anna, bert, hooks, local_targ
     drain()
     [d], [s], [m] = discord.bodies(), slack.bodies(), matrix.bodies()
     assert d["content"].startswith("Your turn in “Counting”\n<@123456789012>")
-    assert d["allowed_mentions"] == {"users": ["123456789012"]}
+    assert d["allowed_mentions"] == {"parse": [], "users": ["123456789012"]}
     assert f"/g/{game.pk}/" in d["content"]
     assert s["text"].startswith("Your turn in “Counting”\nBert") and f"/g/{game.pk}/" in s["text"]
     assert m["text"].startswith("Your turn in “Counting”") and m["username"] == "Play by Web"
@@ -96,10 +97,12 @@ def test_a_game_channel_posts_every_turn_mentioning_who_is_to_move(
     turn(game, bert)
     drain()
     first, second = receiver.bodies()
-    assert first["content"].startswith("To move in “Counting” (Count to Ten):\n<@222222222222>")
-    assert first["allowed_mentions"] == {"users": ["222222222222"]}
+    assert first["content"].startswith(
+        r"To move in “Counting” \(Count to Ten\):" + "\n<@222222222222>"
+    )
+    assert first["allowed_mentions"] == {"parse": [], "users": ["222222222222"]}
     assert second["content"].startswith(
-        "To move in “Counting” (Count to Ten):\nAnna"
+        r"To move in “Counting” \(Count to Ten\):" + "\nAnna"
     )  # no handle given
     assert hook.user == anna
 
@@ -350,3 +353,66 @@ def test_at_most_five_webhooks_and_ten_devices(bert, hooks, local_targets, push_
     assert Webhook.objects.filter(user=bert).count() == 5
     codes = [subscribe(client, push_service.subscription(f"d{n}")).status_code for n in range(11)]
     assert codes == [201] * 10 + [400]
+
+
+# ---- IPv6 addresses that carry a private or loopback IPv4 ------------------------
+
+# Each stands for 127.0.0.1 or a private IPv4 through a relay or translator.
+EMBEDDING = {
+    "6to4 (the probe's)": "http://[2002:7f00:1::]:8509/",
+    "6to4 private": "http://[2002:c0a8:101::1]/",
+    "NAT64": "http://[64:ff9b::7f00:1]/",
+    "NAT64 private": "http://[64:ff9b::a00:1]/",
+    "NAT64 local use": "http://[64:ff9b:1::808:808]/",
+    "Teredo client": "http://[2001:0:808:808::80ff:fffe]/",  # client 127.0.0.1, inverted
+    "Teredo server": "http://[2001:0:7f00:1::]/",
+    "IPv4-mapped": "http://[::ffff:a00:1]/",
+    "IPv4-compatible": "http://[::7f00:1]/",
+}
+
+
+def test_the_probes_6to4_address_is_refused_at_save_with_a_reason(bert, settings):
+    settings.PING_ALLOWED_NETWORKS = []
+    client = Client()
+    client.force_login(bert)
+    url = EMBEDDING["6to4 (the probe's)"]
+    response = client.post("/notify/webhooks/add", {"service": "json", "url": url}, follow=True)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "The site cannot post to this address: address 127.0.0.1 is not on the public" in page
+    assert not Webhook.objects.exists()
+
+
+@pytest.mark.parametrize("url", EMBEDDING.values(), ids=EMBEDDING.keys())
+def test_an_address_embedding_a_private_ipv4_is_refused_when_sending(
+    url, game, anna, bert, settings
+):
+    settings.PING_ALLOWED_NETWORKS = []
+    hook = add_hook(bert, url)  # saved before the check existed, or by an operator
+    turn(game, anna)
+    drain()
+    row = Notification.objects.get(webhook=hook)
+    assert row.sent_at is None and "not on the public internet" in row.last_error
+
+
+@pytest.mark.parametrize("address", ["2002:808:808::1", "::ffff:8.8.8.8"])
+def test_one_embedding_a_public_ipv4_passes(address, settings):
+    settings.PING_ALLOWED_NETWORKS = []
+    netsafe.check_address(address)
+
+
+def test_every_address_a_name_resolves_to_is_checked_for_an_embedded_ipv4(settings, monkeypatch):
+    settings.PING_ALLOWED_NETWORKS = []
+    answers = ["8.8.8.8", "2002:7f00:1::"]  # a public one first, the hidden loopback second
+    found = [(socket.AF_INET6 if ":" in a else socket.AF_INET, 1, 6, "", (a, 80)) for a in answers]
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: found)
+    with pytest.raises(netsafe.Refused, match="127.0.0.1"):
+        netsafe.resolve("http://rotating.example/")
+
+
+def test_an_allowed_network_lets_its_embedded_addresses_through(settings):
+    settings.PING_ALLOWED_NETWORKS = ["127.0.0.0/8"]
+    netsafe.check_address("2002:7f00:1::")
+    settings.PING_ALLOWED_NETWORKS = ["10.0.0.0/8"]
+    with pytest.raises(netsafe.Refused):
+        netsafe.check_address("2002:7f00:1::")

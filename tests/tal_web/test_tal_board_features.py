@@ -14,6 +14,7 @@ from django.test import RequestFactory
 from django.utils import translation
 
 from games import play, replay
+from games.numbering import numbering
 from tal.engine import ENGINE
 from tal.layout import FIELD
 from tests.factories import UserFactory, running_game
@@ -171,11 +172,12 @@ def test_a_past_planning_position_names_who_was_still_planning(client, users):
             bot.choose(state, seat, ENGINE.legal_actions(state, seat), rng),
             None,
         )
-    at = game.move_count
-    # someone writes a plan step, so the planning position is now in the past
+    # a player writes a plan step, so the planning position is in their past (in their
+    # own numbers: another seat's secret step would be no step for them)
     seat = sorted(ENGINE.active_seats(state))[0]
+    at = numbering(game, seat).total
     play.act(game.pk, seat_user(game, seat), ENGINE.legal_actions(state, seat)[0], None)
-    client.force_login(users[0])
+    client.force_login(seat_user(game, seat))
     text = client.get(f"/g/{game.pk}/?at={at}").content.decode()
     assert "Position after move" in text
     turn = re.search(r'class="tal-turn">(.*?)</p>', text, re.S).group(1)

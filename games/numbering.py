@@ -1,0 +1,75 @@
+"""The move numbers a viewer reads, without the others' secret steps.
+
+Inside the site a position is the count of moves in force (``Game.move_count``,
+``?at=`` of the history, a log entry's ``move``). A secret step (``engine.secret``: a
+plan click in Tal der Könige) is a move too, but only its player sees it: counted in
+the numbers everyone else reads, it would tell them how many clicks the planner made.
+So each viewer reads numbers that skip the secret steps of the other seats (a
+spectator's skip them all): ``shown`` turns a position into the viewer's number and
+``position`` turns the viewer's number back into a position, the latest one they see
+as that number (the steps they cannot see change nothing of their view).
+
+Games of a title without secret steps, and viewers who have none to skip, get the
+positions themselves, without a query.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import Any
+
+from .models import Game
+
+
+@dataclass(frozen=True)
+class Numbering:
+    hidden: tuple[int, ...] = ()  # positions reached by a step the viewer cannot see
+    last: int = 0  # the moves in force
+
+    def shown(self, position: int) -> int:
+        return position - bisect.bisect_right(self.hidden, position)
+
+    def position(self, shown: int) -> int:
+        """The latest position the viewer reads as ``shown``: the one before the next
+        step they see (or the present)."""
+        following = shown + 1  # the (shown + 1)-th step they see, as a position
+        for hidden in self.hidden:
+            if hidden <= following:
+                following += 1
+            else:
+                break
+        return min(following - 1, self.last)
+
+    @property
+    def total(self) -> int:
+        return self.shown(self.last)
+
+    def view(self, view: dict[str, Any]) -> dict[str, Any]:
+        """``view`` with the viewer's numbers in its log (a copy: views are shared)."""
+        if not self.hidden:
+            return view
+        log = [{**e, "move": self.shown(e["move"])} if "move" in e else e for e in view["log"]]
+        renumbered = {**view, "log": log}
+        if "move_count" in view:
+            renumbered["move_count"] = self.total
+        return renumbered
+
+
+def numbering(game: Game, viewer: int | None) -> Numbering:
+    """The numbers ``viewer`` (a seat, or None for a spectator) reads in ``game``."""
+    if not hasattr(game.engine, "secret"):
+        return Numbering(last=game.move_count)
+    rows = game.moves.filter(secret=True, undone=False) | game.moves.filter(undone=True)
+    hidden, undone = [], 0
+    for number, seat, undone_row in rows.order_by("number").values_list("number", "seat", "undone"):
+        if undone_row:
+            undone += 1
+        elif seat != viewer:
+            hidden.append(number - undone)  # its position: the moves in force up to it
+    return Numbering(tuple(hidden), game.move_count)
+
+
+def public_move_count(game: Game) -> int:
+    """The moves in force that every viewer sees (an API client's count)."""
+    return numbering(game, None).total
