@@ -47,11 +47,24 @@ def test_a_step_the_viewer_cannot_see_leaves_their_board_in_place(login, live_se
     page.goto(f"{live_server.url}/g/{game.pk}/")
     page.evaluate("document.getElementById('board-area').dataset.stale = '1'")
     page.evaluate("document.getElementById('part-board').dataset.kept = '1'")
-    step = next(a for a in ENGINE.legal_actions(state, planner) if a["type"] == "plan")
-    play.act(game.pk, seat_user(game, planner), step, None)
-    page.wait_for_selector("#board-area:not([data-stale])", timeout=12_000)
-    # the area was refreshed around the page's own board, which is still shown
+    user = seat_user(game, planner)
+    while None in state.plans[planner]:  # each overseer planned: the plan is complete
+        unplanned = state.plans[planner].index(None)
+        step = next(
+            a
+            for a in ENGINE.legal_actions(state, planner)
+            if a["type"] == "plan" and a["index"] == unplanned
+        )
+        play.act(game.pk, user, step, None)
+        state = replay.current_state(game)
+    # A secret plan step is no news: nothing reaches the watcher's page (a poll and
+    # the live stream would have come within this time), not even that a step was made.
+    page.wait_for_timeout(5_000)
+    assert page.evaluate("document.getElementById('board-area').dataset.stale") == "1"
     assert page.evaluate("document.getElementById('part-board').dataset.kept") == "1"
+    # Handing the plan in is public: the page shows it (the stream still works).
+    play.act(game.pk, user, {"type": "submit_plan"}, None)
+    page.wait_for_selector("#board-area:not([data-stale])", timeout=12_000)
     assert page.locator("#part-board .tal-valley").count() == 1
     assert page.locator(".tal-valley").first.is_visible()
     assert page.locator("#game-poll").count() == 1

@@ -96,6 +96,7 @@ def test_a_failed_delivery_and_its_retry_are_counted(client, token, started, set
     delivery.drain()
     before = scrape(client)
     settings.EMAIL_BACKEND = "tests.notify.backends.RefusingBackend"
+    RefusingBackend.refusing = True  # whatever a test before left
     row = Notification.objects.create(
         kind="raw", address="x@example.com", dedupe_key="fails", subject="s", text="t",
         due_at=game.created_at,
