@@ -833,6 +833,8 @@ class Soak:
         )
 
     def report(self, played: float, drained: float, replays: tuple[int, str]) -> int:
+        from django.utils import timezone
+
         from games.models import Game, Move, Receipt
         from notify.models import Notification
 
@@ -890,6 +892,8 @@ class Soak:
         # Which of the silent hand-overs the site gave up on rightly (turn over).
         lost = {c: 0 for c in CHANNELS}
         late = {c: 0 for c in CHANNELS}
+        retrying = {c: 0 for c in CHANNELS}
+        now = timezone.now()
         for line, h in zip(rows, record.hand_overs, strict=True):
             for channel in CHANNELS:
                 if line[channel]:
@@ -901,8 +905,23 @@ class Soak:
                     channel=channel,
                     move_count=h.move_count,
                 ).exclude(sent_at=None)
+                # Still queued when the drain ended: refused by the receiver (500, 429)
+                # and due again after its backoff, so not lost, but not yet there.
+                queued = Notification.objects.filter(
+                    user__username=h.user,
+                    game_id=h.game,
+                    kind="turn",
+                    channel=channel,
+                    move_count=h.move_count,
+                    sent_at=None,
+                    skipped="",
+                    attempts__gte=1,
+                    next_attempt_at__gt=now,
+                )
                 if h.waited >= self.args.wait - 0.5 and not sent.exists():
                     late[channel] += 1  # the person moved on before it came: rightly skipped
+                elif queued.exists():
+                    retrying[channel] += 1
                 else:
                     lost[channel] += 1
         csv_path = Path(self.args.table or self.tmp.parent / f"soak-{int(time.time())}.csv")
@@ -967,6 +986,7 @@ class Soak:
             "copies",
             "lost",
             "late",
+            "retrying",
             "dup same id",
             "(outside window)",
             "dup other id",
@@ -981,6 +1001,7 @@ class Soak:
                 t["copies"],
                 lost[channel],
                 late[channel],
+                retrying[channel],
                 t["dup same id"],
                 t["dup same id outside window"],
                 t["dup other id"],
@@ -988,7 +1009,8 @@ class Soak:
             print("  ".join(f"{c!s:>16}" for c in cells))
         print(
             f"(late: the person waited {self.args.wait:g} s and moved on, so the site rightly"
-            f" skipped it: 'turn over'; messages placed on no hand-over: {unplaced};"
+            f" skipped it: 'turn over'; retrying: refused by the receiver and due again after"
+            f" its backoff when the drain ended; messages placed on no hand-over: {unplaced};"
             f" refused by the receiver's 500/429: {sum(1 for a in arrivals if not a.accepted)})"
         )
         modes = Counter(f"{a.channel} {a.mode}" for a in self.log.snapshot())
