@@ -237,6 +237,10 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     if mine is not None and on_vacation_here(row.user, game):
         mine = None
     covers = _carried_turns(row, mine, now)
+    if mine is not None and not covers and _goes_on_its_own(row, mine):
+        # The turn came before this start went out (the first player moved at once) and
+        # another worker has its row, or sent it: the start must not say it again.
+        mine = None
     # A tournament's round starts with one game per entrant: this is its round mail.
     competition = lookup.competition_of(game)
     return {
@@ -274,6 +278,22 @@ def _carried_turns(row: Notification, mine: Seat | None, now: datetime.datetime)
     )
     turns = covered | later
     return [t.pk for t in _claim(turns.filter(turn_since=mine.to_move_since), now)]
+
+
+def _goes_on_its_own(row: Notification, mine: Seat) -> bool:
+    """Whether the recipient's turn has a row of its own on this channel that will
+    tell them, or has: one this start did not take (a digest's turn aside)."""
+    return Notification.objects.filter(
+        user=row.user_id,
+        game=row.game_id,
+        channel=row.channel,
+        device=row.device_id,
+        webhook=row.webhook_id,
+        kind=Notification.Kind.TURN,
+        in_digest=False,
+        skipped="",
+        turn_since=mine.to_move_since,
+    ).exists()
 
 
 def _game_finished(row: Notification, now: datetime.datetime) -> dict[str, Any]:

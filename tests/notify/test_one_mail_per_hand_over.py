@@ -88,3 +88,22 @@ def test_a_game_channel_gets_one_post_for_the_start_and_its_first_turn(
     assert delivery.drain(pings=True) == {"sent": 1}
     [post] = receiver.bodies()
     assert post["event"] == "game_started" and post["to_move"]
+
+
+def test_a_start_that_goes_out_after_the_turn_went_on_its_own_does_not_say_it_again(started):
+    # The first player moved at once (a computer does), so the second player's turn
+    # began before their start message went out, and another worker sent that turn's
+    # row first: the start then only says the game has started.
+    game, first = started
+    play.act(game.pk, first, {"type": "add", "n": 1}, None)
+    play.act(game.pk, first, {"type": "end"}, None)
+    second = game.seats.select_related("user").exclude(user=first).get().user
+    start, turn = rows(game, second)
+    assert turn.covered_by_id is None
+    assert delivery.deliver(turn.pk) == "sent"
+    assert delivery.deliver(start.pk) == "sent"
+    messages = [m for m in mail.outbox if m.to == [second.email]]
+    assert len(messages) == 2
+    [started_mail] = [m for m in messages if "has started" in m.subject]
+    assert "your turn" not in started_mail.subject
+    assert "You move first." not in started_mail.body
