@@ -39,10 +39,19 @@ def game(count_kind):
 @pytest.fixture
 def open_page(browser, asgi_server):  # noqa: F811  (asgi_server: imported)
     contexts = []
+    cookies = {}
+
+    def cookie(user):
+        # Sessions are made before any page is open: on SQLite the test database is one
+        # in memory shared by the test and the server's threads, where a write of the
+        # test's meeting a page's read of the same table fails ("table is locked").
+        if user.pk not in cookies:
+            cookies[user.pk] = cookie_of(user)
+        return cookies[user.pk]
 
     def open_as(user, path):
         context = browser.new_context(viewport={"width": 1280, "height": 900})
-        name, _, value = cookie_of(user).partition("=")
+        name, _, value = cookie(user).partition("=")
         context.add_cookies([{"name": name, "value": value, "url": asgi_server.url}])
         contexts.append(context)
         page = context.new_page()
@@ -52,6 +61,7 @@ def open_page(browser, asgi_server):  # noqa: F811  (asgi_server: imported)
         page.goto(asgi_server.url + path)
         return page
 
+    open_as.sign_in = lambda *users: [cookie(user) for user in users]
     yield open_as
     for context in contexts:
         context.close()
@@ -86,6 +96,7 @@ def mover_of(game):
 
 def test_two_players_see_each_others_moves_without_polling(game, open_page):
     anna, bert = (game.seats.get(number=n).user for n in (0, 1))
+    open_page.sign_in(anna, bert)
     pages = {user.pk: open_page(user, f"/g/{game.pk}/") for user in (anna, bert)}
     for page in pages.values():
         wait_live(page)
