@@ -79,10 +79,33 @@
     window.setTimeout(catchUp, event.detail && event.detail.successful ? 500 : 3000);
   });
 
+  // One badge fetch at a time, and one more after it if news came meanwhile (the first
+  // may have counted before the second change). Not htmx's own queue: that is kept on
+  // the badge element, which the first fetch replaces, and would be lost with it.
+  var badgeFetching = false;
+  var badgeAgain = false;
+
   function onBadge() {
+    if (badgeFetching) {
+      badgeAgain = true;
+      return;
+    }
     var live = liveElement();
     var badge = document.getElementById("turn-badge");
     if (!live || !badge || !live.dataset.badge || !window.htmx) return;
-    htmx.ajax("GET", live.dataset.badge, { source: badge, target: badge, swap: "outerHTML" });
+    badgeFetching = true;
+    var settled = function () {
+      badgeFetching = false;
+      if (badgeAgain) {
+        badgeAgain = false;
+        onBadge();
+      }
+    };
+    var request = htmx.ajax("GET", live.dataset.badge, {
+      source: badge,
+      target: badge,
+      swap: "outerHTML",
+    });
+    Promise.resolve(request).then(settled, settled);
   }
 })();

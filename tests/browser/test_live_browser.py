@@ -49,8 +49,10 @@ def open_page(browser, asgi_server):  # noqa: F811  (asgi_server: imported)
             cookies[user.pk] = cookie_of(user)
         return cookies[user.pk]
 
-    def open_as(user, path):
+    def open_as(user, path, init_script=None):
         context = browser.new_context(viewport={"width": 1280, "height": 900})
+        if init_script:
+            context.add_init_script(init_script)
         name, _, value = cookie(user).partition("=")
         context.add_cookies([{"name": name, "value": value, "url": asgi_server.url}])
         contexts.append(context)
@@ -167,6 +169,57 @@ def test_the_menus_badge_follows_the_players_turns_without_a_reload(game, open_p
     assert lobby.inner_text("#turn-badge .badge") == "1"
     assert "1 game waits for you" in lobby.get_attribute("#turn-badge .badge", "aria-label")
     assert not [url for url in lobby.requests if POLL.search(url)]
+
+
+# Counts the stream's badge events as the page's own listener gets them.
+COUNT_BADGE_EVENTS = """
+(() => {
+  window.badgeEvents = 0;
+  const add = EventSource.prototype.addEventListener;
+  EventSource.prototype.addEventListener = function (type, listener, ...rest) {
+    if (type !== "badge") return add.call(this, type, listener, ...rest);
+    return add.call(this, type, function (event) {
+      window.badgeEvents += 1;
+      return listener.call(this, event);
+    }, ...rest);
+  };
+})();
+"""
+
+
+def test_news_that_comes_while_the_badge_is_fetched_is_fetched_after_it(game, open_page):
+    """The first move's badge fetch is answered late, with the count from before the
+    turn passed: the second move's news, come meanwhile, brings the right count."""
+    mover = mover_of(game)
+    waiting = game.seats.exclude(user=mover).get().user
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))  # counted now; answered later
+
+    open_page.sign_in(waiting)
+    lobby = open_page(waiting, "/", init_script=COUNT_BADGE_EVENTS)
+    wait_live(lobby)
+    lobby.route("**/live/badge", hold_the_first)
+    state = replay.current_state(game)
+    number = game.seats.get(user=mover).number
+    play.act(game.pk, mover, {"type": "add", "n": 1}, None)
+    lobby.wait_for_function("window.badgeEvents === 1", timeout=10000)
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        lobby.wait_for_timeout(50)
+    assert held, "the first badge fetch did not come"
+    state = replay.current_state(Game.objects.get(pk=game.pk))
+    assert {"type": "end"} in game.engine.legal_actions(state, number)
+    play.act(game.pk, mover, {"type": "end"}, None)  # the turn passes to them
+    lobby.wait_for_function("window.badgeEvents === 2", timeout=10000)
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the old count: nothing waits yet
+    lobby.wait_for_selector("#turn-badge .badge", timeout=10000)
+    assert lobby.inner_text("#turn-badge .badge") == "1"
 
 
 def test_the_waiting_page_of_an_open_game_shows_the_game_when_it_starts(count_kind, open_page):
