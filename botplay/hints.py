@@ -12,7 +12,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 import bots
-from games import replay, text
+from enginekit import N_, msg
+from games import extend, replay, text
 from games.actions import compact_json
 from games.models import Game
 from games.play import PlayError
@@ -38,8 +39,10 @@ def is_practice_for(game: Game, seats, user) -> bool:
 
 
 def suggest(game: Game, user) -> dict[str, str]:
-    """The hard computer player's choice for ``user``'s seat now: its JSON as the board's
-    controls carry it (``data-act``) and its label in the reader's language."""
+    """The move to suggest to ``user``'s seat now: its JSON as the board's controls carry
+    it (``data-act``), its label and its reason in the reader's language. What an app
+    suggests comes first (``extend.suggestion``: a first game's lesson); otherwise the
+    hard computer player's choice, with the reason its evaluation gives (``bots.explain``)."""
     seats = read_seats(game)
     if not is_practice_for(game, seats, user):
         raise PlayError(_("Suggestions are only for practice games against the computer."), 403)
@@ -49,22 +52,48 @@ def suggest(game: Game, user) -> dict[str, str]:
     view = engine.view(state, seat.number)
     if not view.get("actions"):
         raise PlayError(_("It is not your turn."), 409)
-    action = bots.choose(
-        engine,
-        state,
-        seat.number,
-        STRENGTH,
-        budget=BUDGET,
-        salt=f"hint:{game.pk}:{game.move_count}",
-        players=game.players,
-    )
+    names = {s.number: s.user.name for s in seats}
+    taught = extend.suggestion(game, user, view)
+    if taught is not None:
+        action, reason = taught["action"], taught["reason"]
+    else:
+        salt = f"hint:{game.pk}:{game.move_count}"
+        action = bots.choose(
+            engine, state, seat.number, STRENGTH, budget=BUDGET, salt=salt, players=game.players
+        )
+        reason = say_why(
+            game, view, bots.explain(engine, state, seat.number, action, game.players, salt)
+        )
     wanted = compact_json(action)
     label = next(
         (entry["label"] for entry in view["actions"] if compact_json(entry["action"]) == wanted),
         None,
     )
-    names = {s.number: s.user.name for s in seats}
-    return {"act": wanted, "label": text.render_for(label, names, seat.number) if label else ""}
+    return {
+        "act": wanted,
+        "label": text.render_for(label, names, seat.number) if label else "",
+        "reason": text.render_for(reason, names, seat.number) if reason else "",
+    }
+
+
+def say_why(game: Game, view: dict, found: dict) -> dict | None:
+    """The bot's reason (``bots.explain``: a code and ids) as a Message: in the title's
+    words (``GameKind.reason``), or in the words of the codes every title shares."""
+    phrase = game.kind_info.reason
+    said = phrase(found, view) if phrase is not None else None
+    if said is not None:
+        return said
+    if found["code"] == "end":
+        return msg(N_("Nothing more this turn would improve your position: end it here."))
+    if found["code"] == "best":
+        return msg(
+            N_(
+                "Of the {tried} moves you may make, this one came out best when the computer "
+                "played the game on from each."
+            ),
+            tried=found["tried"],
+        )
+    return None
 
 
 def hint_part(context) -> dict | None:

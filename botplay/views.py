@@ -29,5 +29,12 @@ def hint(request, game):
         return redirect(game)
     if wants_json:
         return JsonResponse({"ok": True, **suggestion})
-    messages.info(request, _("Suggested move: %(move)s") % {"move": suggestion["label"]})
+    if suggestion["reason"]:
+        said = _("Suggested move: %(move)s. Why: %(reason)s") % {
+            "move": suggestion["label"],
+            "reason": suggestion["reason"],
+        }
+    else:
+        said = _("Suggested move: %(move)s") % {"move": suggestion["label"]}
+    messages.info(request, said)
     return redirect(game)

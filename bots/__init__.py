@@ -23,12 +23,14 @@ Strengths (``STRENGTHS``):
 
 Modules import each other in one direction only: ``play`` -> ``mcts`` ->
 ``policies``, ``common`` -> ``heuristics`` (``arena`` and ``biased``, the
-benchmark's biased players, sit on top). A test reads every import.
+benchmark's biased players, and ``reasons``, which says why an action is good as the
+heuristics see it, sit on top). A test reads every import.
 """
 
 from __future__ import annotations
 
 from .common import Budget
 from .play import STRENGTHS, choose
+from .reasons import explain
 
-__all__ = ["STRENGTHS", "Budget", "choose"]
+__all__ = ["STRENGTHS", "Budget", "choose", "explain"]

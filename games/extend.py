@@ -290,6 +290,30 @@ def computer_players() -> ComputerPlayers | None:
     return _computer_players[0] if _computer_players else None
 
 
+# (game, user, the user's view) -> {"action": ..., "reason": Message} or None: a move to
+# suggest before any computer player's (``learn``: in a first game, what the lesson teaches).
+_suggestions: list[Callable[[Any, Any, dict], dict | None]] = []
+
+
+def add_suggestion(suggest: Callable[[Any, Any, dict], dict | None]) -> None:
+    if suggest not in _suggestions:
+        _suggestions.append(suggest)
+
+
+def remove_suggestion(suggest: Callable[[Any, Any, dict], dict | None]) -> None:
+    if suggest in _suggestions:
+        _suggestions.remove(suggest)
+
+
+def suggestion(game, user, view: dict) -> dict | None:
+    """The first registered app's move for ``user`` in ``game`` now, or None."""
+    for suggest in _suggestions:
+        found = suggest(game, user, view)
+        if found is not None:
+            return found
+    return None
+
+
 # (kind, user ids) -> {user id: rating}, every id given answered (a newcomer's start).
 _ratings: list[Callable[[str, list[int]], dict[int, int]]] = []
 

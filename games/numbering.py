@@ -70,6 +70,36 @@ def numbering(game: Game, viewer: int | None) -> Numbering:
     return Numbering(tuple(hidden), game.move_count)
 
 
+def line_names(log: list[dict[str, Any]]) -> list[str]:
+    """Each history line's name: its move number, with a letter where one move wrote
+    several lines ("12a", "12b": a card and the swap it made, a pass and the takeover it
+    ended), so that every line can be named; "" before the first move (set-up lines are
+    named by their letter alone). ``log`` is the viewer's own, renumbered (``view``): the
+    lines of another seat's secret step are never in it, so the letters count only what
+    the viewer reads and tell nothing of how many such steps were made."""
+    lines_of: dict[int, int] = {}
+    for entry in log:
+        move = entry.get("move", 0)
+        lines_of[move] = lines_of.get(move, 0) + 1
+    names, seen = [], dict.fromkeys(lines_of, 0)
+    for entry in log:
+        move = entry.get("move", 0)
+        letter = _letter(seen[move]) if lines_of[move] > 1 else ""
+        seen[move] += 1
+        names.append(f"{move}{letter}" if move else letter)
+    return names
+
+
+def _letter(index: int) -> str:
+    """a, b, ..., z, aa, ab, ...: the ``index``-th line of one move."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
+
+
 def public_move_count(game: Game) -> int:
     """The moves in force that every viewer sees (an API client's count)."""
     return numbering(game, None).total

@@ -31,6 +31,10 @@ class GameKind:
     # The rule behind the step a player is asked to take, from their view
     # (a walkthrough's explanation, see ``learn``): None where the title has none.
     lesson: Callable[[dict], Any] | None = None
+    # A suggested move's reason in words: the bot's reason (``bots.explain``: a code and
+    # ids) and the player's view -> a Message, or None for a code the title does not
+    # phrase (``botplay`` phrases the codes every title shares).
+    reason: Callable[[dict, dict], Any] | None = None
 
     @property
     def slug(self) -> str:
@@ -55,6 +59,7 @@ def register(
     points: Callable[[dict], list[int] | None] | None = None,
     points_label: str = "",
     lesson: Callable[[dict], Any] | None = None,
+    reason: Callable[[dict, dict], Any] | None = None,
 ) -> None:
     _kinds[(engine.slug, engine.rules_version)] = GameKind(
         engine,
@@ -65,6 +70,7 @@ def register(
         points,
         points_label,
         lesson,
+        reason,
     )
     _current[engine.slug] = max(_current.get(engine.slug, 0), engine.rules_version)
 

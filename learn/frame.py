@@ -39,6 +39,16 @@ def _lesson(context) -> dict | None:
     return {"lesson": found, "over": False, "rules_url_name": game.kind_info.rules_url_name}
 
 
+def _suggestion(game, user, view) -> dict | None:
+    """In the learner's first game, "Suggest a move" names what the lesson teaches, with
+    the lesson's reason, rather than a computer player's choice."""
+    teach = game.kind_info.lesson
+    if teach is None or not Walkthrough.objects.filter(game=game, learner=user).exists():
+        return None
+    found = teach(view)
+    return found.get("suggest") if found else None
+
+
 def _first_games(context) -> dict:
     return {"first_games": walkthrough.titles()}
 
@@ -58,5 +68,6 @@ def register() -> None:
         name="learn.walkthrough",
     )
     extend.add_part("game-header", "learn/_lesson.html", _lesson, order=10)
+    extend.add_suggestion(_suggestion)
     extend.add_part("lobby", "learn/_first_games.html", _first_games, order=10)
     extend.add_part("my-games", "learn/_first_games.html", _first_games_for_newcomers)

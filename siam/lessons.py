@@ -12,8 +12,13 @@ from .engine.maps import FACTION, FREE, KING, SWAP11, SWAP21
 
 
 def lesson(view: dict[str, Any]) -> dict[str, Any] | None:
-    """{"title": Message, "lines": [Message, ...]} for the step the viewer is asked to
-    take, or None when they are asked nothing."""
+    """{"title": Message, "lines": [Message, ...], "suggest": {"action", "reason"}} for
+    the step the viewer is asked to take (``suggest``: what the lesson teaches, the move
+    "Suggest a move" names in a first game), or None when they are asked nothing."""
+    return with_suggestion(_step(view), view)
+
+
+def _step(view: dict[str, Any]) -> dict[str, Any] | None:
     actions = view.get("actions") or []
     if not actions:
         return None
@@ -31,6 +36,9 @@ def lesson(view: dict[str, Any]) -> dict[str, Any] | None:
                         "the game. The very last action card of the game may only be played if it "
                         "makes its player (or team) win; with none you may play, you pass."
                     )
+                ),
+                suggest=_suggest(
+                    actions[0]["action"], msg(N_("You have no card you may play now: you pass."))
                 ),
             )
         return _lesson(
@@ -59,6 +67,7 @@ def lesson(view: dict[str, Any]) -> dict[str, Any] | None:
                 ),
                 land=land,
             ),
+            suggest=_card_to_play(view, actions, province),
         )
     card = pending.get("card_name", "")
     stage, kind = pending.get("stage"), pending.get("kind")
@@ -74,6 +83,7 @@ def lesson(view: dict[str, Any]) -> dict[str, Any] | None:
                 ),
                 land=land,
             ),
+            suggest=_follower_to_take(view, actions, land),
         )
     if kind == KING:
         return _lesson(
@@ -141,8 +151,98 @@ def lesson(view: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _lesson(title: str, *lines: Message, **title_args: Any) -> dict[str, Any]:
-    return {"title": msg(title, **title_args), "lines": list(lines)}
+def _lesson(
+    title: str, *lines: Message, suggest: dict[str, Any] | None = None, **title_args: Any
+) -> dict[str, Any]:
+    """The lesson, with the move it suggests (``suggest``: the action and its reason; by
+    default the first one offered, for the rule the lesson explains)."""
+    return {"title": msg(title, **title_args), "lines": list(lines), "suggest": suggest}
+
+
+def with_suggestion(found: dict[str, Any] | None, view: dict[str, Any]) -> dict[str, Any] | None:
+    """``found`` with the step's suggestion filled in where the lesson names none: a
+    follower in the province fought over now, else the first action offered, with the
+    lesson's rule as the reason."""
+    if found is None or found["suggest"] is not None:
+        return found
+    actions = [entry["action"] for entry in view["actions"]]
+    current = view.get("current_province")
+    here = [a for a in actions if a.get("type") == "place" and a.get("province") == current]
+    if here:
+        mine = _favourite(view)
+        here.sort(key=lambda a: a.get("faction") != mine)
+        reason = msg(
+            N_(
+                "A follower in {province} counts in the struggle fought now: the faction with "
+                "the most followers there takes it over."
+            ),
+            province=_current_name(view),
+        )
+        return {**found, "suggest": _suggest(here[0], reason)}
+    return {**found, "suggest": _suggest(actions[0], found["lines"][0])}
+
+
+def _suggest(action: dict[str, Any], reason: Message) -> dict[str, Any]:
+    return {"action": action, "reason": reason}
+
+
+def _card_to_play(view: dict[str, Any], actions: list[dict], province: str) -> dict[str, Any]:
+    """The first game's first lesson is the struggle: a card that places followers,
+    Khon Thai (one of each faction, anywhere) first, then a faction card."""
+    kinds = {card["id"]: (card["kind"], card["name"]) for card in view.get("cards") or []}
+    plays = [a["action"] for a in actions if a["action"].get("type") == "play"]
+    order = {FREE: 0, FACTION: 1}
+    plays.sort(key=lambda a: order.get(kinds.get(a["card"], ("", ""))[0], 2))
+    card = kinds.get(plays[0]["card"], ("", plays[0]["card"]))[1]
+    return _suggest(
+        plays[0],
+        msg(
+            N_(
+                "{card} puts followers on the board, and the faction with the most followers "
+                "in {province} takes it over when everyone has passed. Passing places nothing."
+            ),
+            card=card,
+            province=province,
+        ),
+    )
+
+
+def _provinces_won(view: dict[str, Any]) -> dict[str, int]:
+    """Per faction id: the provinces it holds or leads now."""
+    won = {faction["id"]: 0 for faction in view.get("factions") or []}
+    for province in view.get("provinces") or []:
+        holder = province.get("controller")
+        if holder is None:
+            counts = province.get("followers") or {}
+            ordered = sorted(counts.values(), reverse=True)
+            if len(ordered) > 1 and ordered[0] > ordered[1]:
+                holder = max(counts, key=counts.__getitem__)
+        if holder in won:
+            won[holder] += 1
+    return won
+
+
+def _favourite(view: dict[str, Any]) -> str | None:
+    won = _provinces_won(view)
+    return max(won, key=won.__getitem__) if won else None
+
+
+def _follower_to_take(view: dict[str, Any], actions: list[dict], land: str) -> dict[str, Any]:
+    """A follower of the faction that holds or leads the most provinces."""
+    takes = [a["action"] for a in actions]
+    favourite = _favourite(view)
+    chosen = next((a for a in takes if a.get("faction") == favourite), takes[0])
+    return _suggest(
+        chosen,
+        msg(
+            N_(
+                "Take a follower of the {faction}: they hold or lead the most provinces now, so "
+                "they are the likeliest to rule {land}."
+            ),
+            faction=_faction_name(view, chosen.get("faction")),
+            land=land,
+        ),
+    )
 
 
 def _current_name(view: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from games import extend, fragments, jinja, text
 from games.actions import compact_json
 from games.models import Game
+from games.numbering import line_names
 
 register = template.Library()
 
@@ -138,12 +139,15 @@ LOG_ON_PAGE = 10
 
 @register.simple_tag(takes_context=True)
 def log_window(context, log):
-    """The history entries the page shows, newest first: the last few, or all of them
-    with ``?log=all``. Returns (entries, number left out)."""
+    """The history entries the page shows, newest first, each with its name
+    (``numbering.line_names``, over the whole history so that a name never depends on
+    the window): the last few, or all of them with ``?log=all``. Returns ((entry, name)
+    pairs, number left out)."""
     request = context.get("request")
+    named = list(zip(log, line_names(log), strict=True))
     if (request is not None and request.GET.get("log") == "all") or len(log) <= LOG_ON_PAGE:
-        return list(reversed(log)), 0
-    return list(reversed(log[-LOG_ON_PAGE:])), len(log) - LOG_ON_PAGE
+        return list(reversed(named)), 0
+    return list(reversed(named[-LOG_ON_PAGE:])), len(log) - LOG_ON_PAGE
 
 
 class FragmentNode(template.Node):

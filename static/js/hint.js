@@ -1,5 +1,6 @@
-// "Suggest a move" in a practice game: ask the server for the hard computer player's
-// choice and mark the board's control for it (the control carries the action in data-act).
+// "Suggest a move" in a practice game: ask the server for the move (the hard computer
+// player's choice, or a first game's lesson) and its reason, say both, and mark the
+// board's control for it (the control carries the action in data-act).
 (function () {
   "use strict";
   if (window.pbwHint) return; // the board area is swapped in again after every move
@@ -16,7 +17,19 @@
     document.querySelectorAll("#board-area [data-act]").forEach(function (el) {
       if (!target && el.getAttribute("data-act") === data.act) target = el;
     });
-    output.textContent = data.label || "";
+    output.textContent = "";
+    if (data.label) {
+      var label = document.createElement("strong");
+      label.textContent = data.label;
+      output.appendChild(label);
+    }
+    if (data.reason) {
+      var reason = document.createElement("span");
+      reason.className = "hint-reason";
+      reason.textContent = data.reason;
+      if (data.label) output.appendChild(document.createTextNode(" \u2013 "));
+      output.appendChild(reason);
+    }
     if (target) {
       target.classList.add("hinted");
       target.scrollIntoView({ block: "nearest", inline: "nearest" });

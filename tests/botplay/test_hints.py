@@ -55,6 +55,7 @@ def test_a_practice_game_suggests_one_of_the_players_legal_actions(
     seat = game.seat_of(hanna).number
     assert answer["act"] in {compact_json(a) for a in game.engine.legal_actions(state, seat)}
     assert answer["label"]
+    assert answer["reason"]  # why, from the computer's own evaluation (bots.explain)
     page = Client()
     page.force_login(hanna)
     assert "Suggest a move" in page.get(game.get_absolute_url()).content.decode()

@@ -102,4 +102,5 @@ def test_a_suggested_move_is_marked_on_the_board(login, live_server, artifacts, 
     legal = {compact_json(a) for a in game.engine.legal_actions(state, game.seat_of(nina).number)}
     assert marked.get_attribute("data-act") in legal
     assert page.locator(".hint-text").inner_text().strip()
+    assert page.locator(".hint-text .hint-reason").inner_text().strip()  # and why
     page.screenshot(path=str(artifacts / "practice-hint.png"), full_page=True)

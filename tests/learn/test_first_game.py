@@ -2,6 +2,7 @@
 the real engine, in which every step the learner is asked to take comes with the rule it
 uses, in English and German."""
 
+import json
 import random
 
 import pytest
@@ -149,7 +150,8 @@ def test_junk_starts_nothing_and_says_why(lena):
     "kind, options", [("siam", {"map": "siam"}), ("siam", {"map": "saba"}), ("tal", {})]
 )
 def test_every_step_of_a_whole_game_has_its_rule_explained(kind, options):
-    """Played to the end by random choices: whenever the learner may act, there is a lesson."""
+    """Played to the end by random choices: whenever the learner may act, there is a lesson,
+    and the move it suggests is one the learner may make, with a reason."""
     title = registry.get(kind)
     engine = title.engine
     rng = random.Random(11)
@@ -164,4 +166,27 @@ def test_every_step_of_a_whole_game_has_its_rule_explained(kind, options):
                 found = title.lesson(view)
                 assert found is not None, (kind, view.get("phase"), view.get("pending"))
                 assert found["title"]["key"] and found["lines"]
+                suggested = found["suggest"]
+                assert suggested["action"] in engine.legal_actions(state, seat)
+                assert suggested["reason"]["key"]
             state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+
+
+def test_the_first_suggestion_of_king_of_siam_is_a_card_that_places_followers(
+    lena, computer_answers
+):
+    """The lesson of the first turn is the struggle: "Suggest a move" names a card that
+    puts followers on the board, with the lesson's reason, not the computer's pass."""
+    game = computer_answers(walkthrough.start, lena, "siam", "siam")
+    answer = signed_in(lena).post(f"/g/{game.pk}/hint", headers={"Accept": "application/json"})
+    suggested = answer.json()
+    assert json.loads(suggested["act"]) == {"type": "play", "card": "khon_thai"}
+    province = next(
+        p["name"]
+        for p in game.engine.view(replay.current_state(game), None)["provinces"]
+        if p["current"]
+    )
+    assert suggested["reason"] == (
+        f"Khon Thai puts followers on the board, and the faction with the most followers in "
+        f"{province} takes it over when everyone has passed. Passing places nothing."
+    )

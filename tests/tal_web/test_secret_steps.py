@@ -22,6 +22,8 @@ TOKEN = re.compile(r'name="version" value="(v[0-9a-f]+)"')
 # The page token wherever a page carries it: a form's field or an hx-vals attribute.
 ANY_TOKEN = re.compile(r'(?:value="|&quot;version&quot;: ?&quot;|"version": ?")(v[0-9a-f]{20})')
 MOVE_LINK = re.compile(r'<a href="\?at=(\d+)" class="move-no">')
+# A line's name ("move 12b"): its letter counts the lines the viewer reads, never the steps.
+LINE_NAME = re.compile(r'class="move-no">([^<]*)<')
 
 
 @pytest.fixture
@@ -72,6 +74,7 @@ def what_others_read(game, client) -> dict:
         "version": version,
         "poll": poll.status_code,
         "history": MOVE_LINK.findall(page),
+        "names": LINE_NAME.findall(client.get(f"/g/{game.pk}/?log=all").content.decode()),
         "poll-url": re.findall(r"game_poll|/poll\?v=\d+", page),
         "stream": re.findall(r"/live\?v=\d+&amp;c=\d+", page),
     }
