@@ -16,6 +16,7 @@ import re
 
 import pytest
 
+from games import replay, text
 from tests.factories import UserFactory, running_game
 
 from .conftest import check_axe
@@ -30,6 +31,13 @@ SETTLED = """() => {
         && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling');
 }"""
 MAX_TABS = 400
+# Everything the page's live region says, as a screen reader would hear it.
+LISTEN = """() => {
+    const region = document.getElementById('board-news');
+    window.said = [];
+    new MutationObserver(() => window.said.push(region.textContent))
+        .observe(region, {childList: true, characterData: true, subtree: true});
+}"""
 # The focused element's name if it matches the selector (read only to know when to stop).
 FOCUSED = """s => {
     const e = document.activeElement;
@@ -115,6 +123,8 @@ def test_a_king_of_siam_turn_by_keyboard_alone(login, live_server, artifacts):
     page, watcher = pages[mover], pages[1 - mover]
     page.set_viewport_size(PHONE)
     assert unnamed_targets(page) == []
+    watcher.evaluate(LISTEN)
+    logged = len(game.engine.view(replay.current_state(game), 1 - mover)["log"])
     # A card first (passing would be a turn too, but no target of the map would be tried),
     # then whatever the card asks for: a province or follower on the map, a track tile.
     card = tab_to(page, "#board-area button.card-face.clickable")
@@ -130,6 +140,12 @@ def test_a_king_of_siam_turn_by_keyboard_alone(login, live_server, artifacts):
     # The other player hears what was played and that it is their turn.
     news = announced(watcher, "It is your turn.")
     assert news.startswith(game.seats.get(number=mover).user.name), news
+    # Every step of the turn was said, not only the last (one poll may bring them all).
+    names = {s.number: s.user.name for s in game.seats.all()}
+    log = game.engine.view(replay.current_state(game), 1 - mover)["log"][logged:]
+    turn = [text.render(entry, names) for entry in log]
+    said = " ".join(watcher.evaluate("window.said"))
+    assert len(turn) >= 2 and [t for t in turn if t not in said] == [], (turn, said)
     assert unnamed_targets(watcher) == []
     watcher.set_viewport_size(PHONE)
     shoot_themes(watcher, artifacts, "siam-board-en")
