@@ -73,6 +73,8 @@ class SettingsForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["time_zone"] = time_zone_field(self.instance.time_zone, guess=False)
+        # A form sent without it (an older page, a script) keeps the device's colours.
+        self.fields["theme"].required = False
         # When the turn mail comes, said where it is set (the game page says it too).
         minutes = int(SEEN_RECENTLY.total_seconds() // 60)
         self.fields["notify_turn"].help_text = ngettext(
@@ -101,6 +103,9 @@ class SettingsForm(forms.ModelForm):
                 _("Give both times of your quiet hours, or leave both empty for none.")
             )
         return data
+
+    def clean_theme(self):
+        return self.cleaned_data["theme"] or User.Theme.SYSTEM
 
     def clean_vacation_until(self):
         until = self.cleaned_data["vacation_until"]

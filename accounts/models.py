@@ -31,6 +31,7 @@ class User(AbstractUser):
         "display_name",
         "language",
         "time_zone",
+        "theme",
         "notify_turn",
         "notify_at_once",
         "notify_reminder_hours",
@@ -58,6 +59,17 @@ class User(AbstractUser):
         max_length=64,
         default="UTC",
         choices=[(tz, tz) for tz in TIME_ZONES],
+    )
+
+    # Light or dark colours (static/css/site.css): "system" follows the device's
+    # prefers-color-scheme, as every page does for visitors who are not signed in.
+    class Theme(models.TextChoices):
+        SYSTEM = "system", _("as my device says")
+        LIGHT = "light", _("light")
+        DARK = "dark", _("dark")
+
+    theme = models.CharField(
+        _("colours"), max_length=8, choices=Theme.choices, default=Theme.SYSTEM
     )
     notify_turn = models.BooleanField(_("e-mail me when it is my turn"), default=True)
     # Off: no turn e-mail while the player has the game open (notify.compose.SEEN_RECENTLY);

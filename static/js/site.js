@@ -15,20 +15,62 @@ document.addEventListener("htmx:afterSettle", function () {
   if (area && area.dataset.title) document.title = area.dataset.title;
 });
 
-// A new board is swapped in silently: its news (the last entry of the log, whose
-// turn it is, or the past position shown) goes to the page's live region, so a
-// screen reader says what a move or a poll brought. The same news is not repeated.
+// A new board is swapped in silently: its news (what happened since the board the
+// page showed, whose turn it is, or the past position shown) goes to the page's live
+// region, so a screen reader says what a move or a poll brought: every step of another
+// player's turn, not only its last. The same news is not repeated.
+function logEntries() {
+  return Array.prototype.map.call(
+    document.querySelectorAll("#board-area .log-entries > li"),
+    function (li) {
+      var number = li.querySelector(".move-no");
+      var whole = li.textContent.replace(/\s+/g, " ").trim();
+      var said = number ? whole.replace(number.textContent.trim(), "").trim() : whole;
+      return { key: whole, said: said };
+    }
+  );
+}
+
+var shownEntries = []; // the history of the board before the swap, newest first
+
+// A past position's history is no "before": stepping back to the present is no news.
+function presentEntries() {
+  return document.querySelector("#board-area .board-news .news-turn") ? logEntries() : [];
+}
+
+// The entries above the newest one the page showed, oldest first (none when that one
+// is gone: a take-back, or a position of the past).
+function newEntries() {
+  if (!shownEntries.length) return [];
+  var now = logEntries();
+  var keys = now.map(function (e) { return e.key; });
+  var at = keys.indexOf(shownEntries[0].key);
+  return at > 0 ? now.slice(0, at).reverse().map(function (e) { return e.said; }) : [];
+}
+
 function boardNews() {
   var news = document.querySelector("#board-area .board-news");
-  return news ? news.textContent.trim() : "";
+  if (!news) return "";
+  var move = news.querySelector(".news-move");
+  var turn = news.querySelector(".news-turn");
+  if (!move && !turn) return news.textContent.trim();
+  var steps = newEntries();
+  var moves = steps.length ? steps.join(" ") : move ? move.textContent.trim() : "";
+  return (moves + " " + (turn ? turn.textContent.trim() : "")).trim();
 }
 document.addEventListener("DOMContentLoaded", function () {
   var region = document.getElementById("board-news");
   if (region) region.dataset.said = boardNews();
+  shownEntries = presentEntries();
+});
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var target = event.detail && event.detail.target;
+  if (target && target.id === "board-area") shownEntries = presentEntries();
 });
 document.addEventListener("htmx:afterSettle", function () {
   var region = document.getElementById("board-news");
   var text = boardNews();
+  shownEntries = presentEntries();
   if (!region || !text || text === region.dataset.said) return;
   region.dataset.said = text;
   region.textContent = text;
