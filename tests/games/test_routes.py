@@ -180,7 +180,15 @@ def test_junk_posted_to_any_route_is_refused_cleanly(
 
 
 @pytest.mark.parametrize(
-    "path", ["/u/%00/", "/g/1/?at=%00", "/archive/?page=%00", "/u/%ff%fe/", "/g/%00/"]
+    "path",
+    [
+        "/u/%00/",
+        "/g/1/?at=%00",
+        "/archive/?after=%00",
+        "/archive/?player=%00",
+        "/u/%ff%fe/",
+        "/g/%00/",
+    ],
 )
 def test_nul_and_undecodable_input_is_a_clean_refusal(client, path):
     assert client.get(path).status_code in (400, 404)
