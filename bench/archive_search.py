@@ -10,8 +10,10 @@ PostgreSQL), and asks each search of the archive through Django's test client in
 process (the view, its queries and its template, no server): first with 100 games, then
 with ``--games`` and ``--moves``. Each figure is the median time of ``--requests``
 requests, interleaved with those of the other searches so that the machine's drift
-moves them alike. A search passes when its page costs at most ``GOAL`` times what it
-cost at 100 games (the noise of a shared machine) and asks as many queries.
+moves them alike. A search passes when its page (median time per request) and its
+queries (median time in the database) cost at most ``GOAL`` times what they cost at 100
+games (the noise of a shared machine) and it asks as many queries. The fastest request
+is printed too; on a busy machine it says little.
 
 "A deep page" is the page after the 50,000th game: a keyset page starts there without
 reading the games before it, so it costs what the first page does.
@@ -118,7 +120,7 @@ def searches() -> dict[str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--requests", type=int, default=15, help="requests per search and size")
+    parser.add_argument("--requests", type=int, default=25, help="requests per search and size")
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--moves", type=int, default=1_000_000)
     args = parser.parse_args()
@@ -170,12 +172,12 @@ def main() -> None:
 def report(small: dict, big: dict, games: int) -> None:
     big_label = f"{games:,} games"
     print(f"\n{'search':20} {'100 games':>18} {big_label:>18} {'ratio':>11}  queries")
-    print(f"{'':20} {'page  best    db':>18} {'page  best    db':>18} {'best    db':>11}")
+    print(f"{'':20} {'page  best    db':>18} {'page  best    db':>18} {'page    db':>11}")
     failed = []
     for name in SEARCHES:
         (page_s, best_s, db_s, q_small), (page_b, best_b, db_b, q_big) = small[name], big[name]
-        ratio, db_ratio = best_b / best_s, db_b / db_s
-        ok = ratio <= GOAL and q_big == q_small
+        ratio, db_ratio = page_b / page_s, db_b / db_s
+        ok = ratio <= GOAL and db_ratio <= GOAL and q_big == q_small
         if not ok:
             failed.append(name)
         print(f"{name:20} {page_s * 1e3:5.0f} {best_s * 1e3:5.0f} {db_s * 1e3:5.1f}ms "
@@ -183,7 +185,7 @@ def report(small: dict, big: dict, games: int) -> None:
               f"{ratio:5.2f} {db_ratio:5.2f}  {q_small} -> {q_big}  "
               f"{'ok' if ok else 'OVER'}")  # fmt: skip
     print(f"\npage: median ms per request; best: the fastest; db: median ms in its queries. "
-          f"Goal: the best at most {GOAL}x its time at 100 games, the same queries: "
+          f"Goal: page and db at most {GOAL}x their time at 100 games, the same queries: "
           f"{'met' if not failed else 'NOT met by ' + ', '.join(failed)}")  # fmt: skip
     if failed:
         sys.exit(1)
