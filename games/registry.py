@@ -31,6 +31,9 @@ class GameKind:
     # The rule behind the step a player is asked to take, from their view
     # (a walkthrough's explanation, see ``learn``): None where the title has none.
     lesson: Callable[[dict], Any] | None = None
+    # A small drawing of the board (SVG markup, escaped) from a spectator's view, for
+    # the lists of games to watch (``games.thumbnails``). None: the title draws none.
+    thumbnail: Callable[[dict], str] | None = None
 
     @property
     def slug(self) -> str:
@@ -55,6 +58,7 @@ def register(
     points: Callable[[dict], list[int] | None] | None = None,
     points_label: str = "",
     lesson: Callable[[dict], Any] | None = None,
+    thumbnail: Callable[[dict], str] | None = None,
 ) -> None:
     _kinds[(engine.slug, engine.rules_version)] = GameKind(
         engine,
@@ -65,6 +69,7 @@ def register(
         points,
         points_label,
         lesson,
+        thumbnail,
     )
     _current[engine.slug] = max(_current.get(engine.slug, 0), engine.rules_version)
 

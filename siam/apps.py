@@ -8,7 +8,7 @@ class SiamConfig(AppConfig):
     def ready(self):
         from games import jinja, registry
 
-        from . import lessons, scores
+        from . import lessons, scores, thumbnail
         from .engine import ENGINE
         from .template_globals import GLOBALS
 
@@ -21,5 +21,6 @@ class SiamConfig(AppConfig):
             points=scores.points,
             points_label=scores.POINTS_LABEL,
             lesson=lessons.lesson,
+            thumbnail=thumbnail.draw,
         )
         jinja.add_globals(**GLOBALS)

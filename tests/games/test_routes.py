@@ -115,6 +115,10 @@ def test_an_outsider_learns_nothing_of_a_private_game_on_any_route(client, priva
     for route in other_routes():
         body = client.get("/" + route).content.decode()
         assert TITLE not in body and CHAT not in body, route
+    # The archive's search by the players of the game, and the viewer's own ("mine").
+    for query in ("player=alice", "player=alice&against=bob", "mine=1", "mine=1&player=alice"):
+        body = client.get(f"/archive/?{query}").content.decode()
+        assert TITLE not in body, query
     for username in ("alice", "bob"):
         assert TITLE not in client.get(f"/u/{username}/").content.decode()
 
