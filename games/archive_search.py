@@ -116,6 +116,11 @@ class ArchiveSearch(forms.Form):
         return [self[name] for name in (*names, "sort")]
 
     @property
+    def narrowed(self) -> bool:
+        """A field of the grid is set or wrong: the page shows the grid open."""
+        return any(self.data.get(field.name) or field.errors for field in self.listed)
+
+    @property
     def own(self) -> bool:
         """The viewer's own games (``?mine=1``), private ones included."""
         return bool(self.data.get("mine")) and bool(self.viewer and self.viewer.is_authenticated)
