@@ -70,6 +70,8 @@ messages: $(STAMP)
 # and 100,000 finished games / 1,000,000 moves against 100 (PostgreSQL and Redis when
 # DATABASE_URL / REDIS_URL are set; it creates and drops its own database). live.py:
 # 200, 1,000 and 2,000 open streams against the 4-second poll, on the same services.
+# archive_search.py: each search of the archive at 100,000 finished games and 1,000,000
+# moves against 100 (its own throw-away database, as site_load.py).
 bench: $(STAMP)
 	$(PY) bench/engines.py
 	$(PY) bench/siam_playouts.py
@@ -81,6 +83,7 @@ bench: $(STAMP)
 	$(PY) bench/move_parts.py
 	$(PY) bench/site_load.py --quick
 	$(PY) bench/live.py
+	$(PY) bench/archive_search.py
 
 # The soak of issue 40 (bench/soak.py): the production shape on 127.0.0.1 under faults
 # (kills, Redis and SMTP down, a failing webhook receiver), every hand-over's mails, pushes

@@ -44,6 +44,7 @@ class User(AbstractUser):
         "vacation_until",
         "signin_links",
         "show_online",
+        "show_local_time",
     )
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
@@ -136,6 +137,16 @@ class User(AbstractUser):
         help_text=_(
             "A green dot beside your name in games, lists and on your profile while you "
             "have used the site in the last few minutes."
+        ),
+    )
+    # Others see the time where the player is, and whether it falls in their quiet hours,
+    # beside their name in a game's header (``accounts.local_time``): off unless chosen.
+    show_local_time = models.BooleanField(
+        _("show my local time to other players"),
+        default=False,
+        help_text=_(
+            "Beside your name in your games: what time it is for you (your time zone) and "
+            "whether it falls in your quiet hours, so that nobody waits for you at night."
         ),
     )
     # When the player last asked for a page (at most once a minute: accounts.presence).

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from games import ical, lists, vacation
+from games.archive_search import ArchiveSearch
 from notify import settings_page
 
 from .forms import SettingsForm
@@ -48,6 +49,7 @@ def profile(request, username):
         "running": lists.running_games(player),
         "finished": finished[:PROFILE_FINISHED],
         "more_finished": len(finished) > PROFILE_FINISHED,
+        "search": ArchiveSearch(None),  # the archive's, for this player's games
     }
     return render(request, "accounts/profile.html", context)
 

@@ -120,6 +120,18 @@ class Game(models.Model):
                 name="game_archive",
                 condition=models.Q(finished_at__isnull=False),
             ),
+            # The archive's search (games.archive_search): longest or shortest first,
+            # and one title newest first (a rare title is not found by walking them all).
+            models.Index(
+                fields=["private", "move_count", "id"],
+                name="game_archive_length",
+                condition=models.Q(finished_at__isnull=False),
+            ),
+            models.Index(
+                fields=["kind", "private", "finished_at", "id"],
+                name="game_archive_kind",
+                condition=models.Q(finished_at__isnull=False),
+            ),
             models.Index(
                 fields=["private", "created_at"],
                 name="game_substitute",

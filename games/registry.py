@@ -35,6 +35,9 @@ class GameKind:
     # ids) and the player's view -> a Message, or None for a code the title does not
     # phrase (``botplay`` phrases the codes every title shares).
     reason: Callable[[dict, dict], Any] | None = None
+    # A small drawing of the board (SVG markup, escaped) from a spectator's view, for
+    # the lists of games to watch (``games.thumbnails``). None: the title draws none.
+    thumbnail: Callable[[dict], str] | None = None
 
     @property
     def slug(self) -> str:
@@ -60,6 +63,7 @@ def register(
     points_label: str = "",
     lesson: Callable[[dict], Any] | None = None,
     reason: Callable[[dict, dict], Any] | None = None,
+    thumbnail: Callable[[dict], str] | None = None,
 ) -> None:
     _kinds[(engine.slug, engine.rules_version)] = GameKind(
         engine,
@@ -71,6 +75,7 @@ def register(
         points_label,
         lesson,
         reason,
+        thumbnail,
     )
     _current[engine.slug] = max(_current.get(engine.slug, 0), engine.rules_version)
 

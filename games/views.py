@@ -8,12 +8,11 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -28,7 +27,6 @@ from . import (
     lists,
     numbering,
     pagecache,
-    paging,
     planning,
     play,
     presence,
@@ -37,6 +35,7 @@ from . import (
     replay,
     since,
 )
+from .archive_search import ArchiveSearch
 from .forms import NewGameForm
 from .models import Game, Receipt, Seat
 from .pages import board_page, chat_window, view_token
@@ -81,23 +80,21 @@ def my_games(request):
 
 
 def archive(request):
-    """The public archive; ``?mine=1`` the viewer's finished games (private ones
-    too); ``?player=<username>`` another player's public ones (their profile links it)."""
-    player = outcome_for = None
-    mine = bool(request.GET.get("mine") and request.user.is_authenticated)
-    if mine:
-        games = lists.finished_games(request.user, public=False)
-        outcome_for = request.user
-    elif request.GET.get("player"):
-        player = outcome_for = get_object_or_404(
-            get_user_model(), username=request.GET["player"], is_active=True
-        )
-        games = lists.finished_games(player)
-    else:
-        games = lists.finished_games()
-    page = paging.page_of(games, 30, request.GET.get("page"))
-    context = {"page": page, "player": player, "outcome_for": outcome_for, "mine": mine}
-    return render(request, "games/archive.html", context)
+    """The archive and its search (``games.archive_search``): every public finished
+    game; ``?mine=1`` the viewer's (private ones too); ``?player=<username>`` a player's
+    public ones (their profile links and searches here). Bad parameters: the form says
+    what is wrong (400), and no games."""
+    search = ArchiveSearch(request.GET, viewer=request.user)
+    page = search.page() if search.is_valid() else None
+    player = search.cleaned_data.get("player") if page is not None else None
+    context = {
+        "search": search,
+        "page": page,
+        "mine": search.own,
+        "player": None if search.own else player,
+        "outcome_for": player,
+    }
+    return render(request, "games/archive.html", context, status=200 if page else 400)
 
 
 @login_required

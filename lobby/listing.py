@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django import forms
 from django.conf import settings
 from django.core.paginator import Page, Paginator
@@ -14,46 +12,9 @@ from django.utils.translation import gettext_lazy as _
 from games import registry
 from games.forms import days_label
 from games.models import FALSE, Game
+from games.titles import titles
 
 WATCH_PER_PAGE = 20
-
-
-@dataclass(frozen=True)
-class Title:
-    """One name players know a game by: a kind, or one variant of a kind (King of Saba)."""
-
-    key: str
-    name: str
-    games: Q
-
-
-def titles() -> list[Title]:
-    found = []
-    for kind in registry.kinds():
-        variants = _variants(kind.engine)
-        if not variants:
-            found.append(Title(kind.slug, gettext(kind.name), Q(kind=kind.slug)))
-        for option, value, name, default in variants:
-            chosen = Q(**{f"options__{option}": value})
-            if default:
-                chosen |= ~Q(options__has_key=option)
-            found.append(Title(f"{kind.slug}.{value}", gettext(name), Q(kind=kind.slug) & chosen))
-    return found
-
-
-def _variants(engine) -> list[tuple[str, str, str, bool]]:
-    """The choices of the option that gives a game its own name (the map of King of Siam)."""
-    variant_name = getattr(engine, "variant_name", None)
-    if variant_name is None:
-        return []
-    for spec in engine.options_schema():
-        if spec["type"] != "choice":
-            continue
-        names = [(value, variant_name({spec["name"]: value})) for value, _text in spec["choices"]]
-        if len({name for _value, name in names}) > 1:
-            default = spec.get("default")
-            return [(spec["name"], value, name, value == default) for value, name in names]
-    return []
 
 
 class LobbyFilter(forms.Form):

@@ -8,7 +8,7 @@ class SiamConfig(AppConfig):
     def ready(self):
         from games import jinja, registry
 
-        from . import lessons, reasons, scores
+        from . import lessons, reasons, scores, thumbnail
         from .engine import ENGINE
         from .template_globals import GLOBALS
 
@@ -22,5 +22,6 @@ class SiamConfig(AppConfig):
             points_label=scores.POINTS_LABEL,
             lesson=lessons.lesson,
             reason=reasons.reason,
+            thumbnail=thumbnail.draw,
         )
         jinja.add_globals(**GLOBALS)

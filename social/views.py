@@ -5,7 +5,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import relations
+from . import relations, watch
 
 
 @login_required
@@ -15,6 +15,15 @@ def friends(request):
         "blocked": relations.blocked(request.user),
     }
     return render(request, "social/friends.html", context)
+
+
+def games_to_watch(request):
+    """Running public games by interest, and those of the players the viewer follows."""
+    context = {
+        "watched": watch.games_to_watch(request.user),
+        "followed": watch.followed_games(request.user),
+    }
+    return render(request, "social/watch.html", context)
 
 
 def _change(operation, said):

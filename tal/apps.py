@@ -8,7 +8,7 @@ class TalConfig(AppConfig):
     def ready(self):
         from games import jinja, registry
 
-        from . import lessons, reasons, scores
+        from . import lessons, reasons, scores, thumbnail
         from .engine import ENGINE, ENGINE_V1
         from .template_globals import GLOBALS
 
@@ -24,5 +24,6 @@ class TalConfig(AppConfig):
                 points_label=scores.POINTS_LABEL,
                 lesson=lessons.lesson,
                 reason=reasons.reason,
+                thumbnail=thumbnail.draw,
             )
         jinja.add_globals(**GLOBALS)

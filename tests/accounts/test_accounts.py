@@ -157,7 +157,9 @@ def test_profile_lists_running_games_and_the_latest_finished_ones(client, count_
     # The player's own "mine" view still has their private games.
     client.force_login(fritz)
     assert "Secret done" in client.get("/archive/?mine=1").content.decode()
-    assert client.get("/archive/?player=nobody-here").status_code == 404
+    unknown = client.get("/archive/?player=nobody-here")
+    assert unknown.status_code == 400
+    assert "There is no player named “nobody-here”." in unknown.content.decode()
 
 
 def test_settings_need_sign_in(client):

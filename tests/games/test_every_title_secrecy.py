@@ -65,6 +65,8 @@ def test_a_page_is_drawn_from_its_viewers_own_view(client, title, monkeypatch):
         paths += [base, f"{base}?v=0&c=0", f"{base}?at=1", f"{base}?at={game.move_count - 1}"]
         # "since your last turn", step by step (games.catchup)
         paths += [f"{base}?since=0&at=1", f"{base}?since=1&at={game.move_count - 1}"]
+    # The lists that draw a game's board in small (games to watch: games.thumbnails).
+    paths += ["/watch/"]
     seats = {s.number: s.user for s in game.seats.all()}
     for viewer in [*seats, None]:
         client.logout()

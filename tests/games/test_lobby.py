@@ -6,6 +6,8 @@ from games import play
 from games.models import Game, Seat
 from tests.factories import UserFactory
 
+from .pager import link
+
 pytestmark = pytest.mark.django_db
 
 
@@ -258,12 +260,14 @@ def test_archive_pages_without_counting_every_finished_game(client, count_kind, 
     with CaptureQueriesContext(connection) as queries:
         first = client.get("/archive/").content.decode()
     assert not [q for q in queries if "COUNT(" in q["sql"].upper()]
-    assert "Old 31" in first and "Old 1<" not in first and "?page=2" in first
-    second = client.get("/archive/?page=2").content.decode()
-    assert "Old 1<" in second and "Old 0<" in second and "?page=3" not in second
-    assert "?page=1" in second
-    for junk in ("0", "-3", "abc", "9" * 40):
-        assert client.get(f"/archive/?page={junk}").status_code == 200
+    assert "Old 31" in first and "Old 1<" not in first and link(first, "prev") is None
+    second = client.get(link(first, "next")).content.decode()
+    assert "Old 1<" in second and "Old 0<" in second and link(second, "next") is None
+    assert "Old 31" in client.get(link(second, "prev")).content.decode()
+    for junk in ("0", "-3", "abc", "9" * 40, "1.2.3"):
+        response = client.get(f"/archive/?after={junk}")
+        assert response.status_code == 400
+        assert "This link to a page of the archive is broken" in response.content.decode()
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

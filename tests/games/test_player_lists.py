@@ -17,6 +17,7 @@ from tests.factories import UserFactory
 from tests.moderation.admin_helpers import moderator
 
 from .clock import START, mover, new_game
+from .pager import link
 
 pytestmark = pytest.mark.django_db
 
@@ -226,10 +227,11 @@ def test_the_archive_of_my_games_is_newest_first_and_pages(client, count_kind):
     first = client.get("/archive/?mine=1").content.decode()
     # Private games are mine to see here.
     assert _titles(first) == [f"Game {n}" for n in range(32, 2, -1)]
-    assert "?page=2&amp;mine=1" in first
-    second = client.get("/archive/?page=2&mine=1").content.decode()
+    assert "mine=1" in link(first, "next")
+    second = client.get(link(first, "next")).content.decode()
     assert _titles(second) == ["Game 2", "Game 1", "Game 0"]
-    assert "?page=3" not in second
+    assert link(second, "next") is None
+    assert _titles(client.get(link(second, "prev")).content.decode()) == _titles(first)
     # The public archive: everyone's public finished games, newest first.
     everyone = client.get("/archive/").content.decode()
     mine = [f"Game {n}" for n in range(32, -1, -1) if n % 2 == 0]
@@ -272,8 +274,8 @@ def test_the_migration_gives_each_seat_its_person():
 
 
 def test_games_that_ended_at_the_same_moment_are_each_on_one_page(client, count_kind):
-    """A sweep of the deadlines ends many games at one moment: the pages, cut by offset,
-    still list each exactly once, the later game first."""
+    """A sweep of the deadlines ends many games at one moment: the pages, cut after a
+    game (its end and id), still list each exactly once, the later game first."""
     me, opponent = UserFactory(), UserFactory()
     games = [
         _started_game(count_kind, me, opponent, f"Game {n}", START + timedelta(minutes=n))
@@ -284,10 +286,10 @@ def test_games_that_ended_at_the_same_moment_are_each_on_one_page(client, count_
             play.resign(game.pk, me)
     client.force_login(me)
     expected = [f"Game {n}" for n in range(32, -1, -1)]
-    for query in ("", "&mine=1"):
-        first = _titles(client.get(f"/archive/?page=1{query}").content.decode())
-        second = _titles(client.get(f"/archive/?page=2{query}").content.decode())
-        assert first + second == expected
+    for query in ("", "?mine=1"):
+        first = client.get(f"/archive/{query}").content.decode()
+        second = client.get(link(first, "next")).content.decode()
+        assert _titles(first) + _titles(second) == expected
 
 
 def test_my_games_tells_the_time_left_for_my_move_and_how_long_the_others_have_had_theirs(

@@ -115,6 +115,10 @@ def test_an_outsider_learns_nothing_of_a_private_game_on_any_route(client, priva
     for route in other_routes():
         body = client.get("/" + route).content.decode()
         assert TITLE not in body and CHAT not in body, route
+    # The archive's search by the players of the game, and the viewer's own ("mine").
+    for query in ("player=alice", "player=alice&against=bob", "mine=1", "mine=1&player=alice"):
+        body = client.get(f"/archive/?{query}").content.decode()
+        assert TITLE not in body, query
     for username in ("alice", "bob"):
         assert TITLE not in client.get(f"/u/{username}/").content.decode()
 
@@ -180,7 +184,15 @@ def test_junk_posted_to_any_route_is_refused_cleanly(
 
 
 @pytest.mark.parametrize(
-    "path", ["/u/%00/", "/g/1/?at=%00", "/archive/?page=%00", "/u/%ff%fe/", "/g/%00/"]
+    "path",
+    [
+        "/u/%00/",
+        "/g/1/?at=%00",
+        "/archive/?after=%00",
+        "/archive/?player=%00",
+        "/u/%ff%fe/",
+        "/g/%00/",
+    ],
 )
 def test_nul_and_undecodable_input_is_a_clean_refusal(client, path):
     assert client.get(path).status_code in (400, 404)
