@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "tournaments",
     "live",
     "agreements",
+    "notes",
     "social",
     "learn",
     "ops",
