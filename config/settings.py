@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "live",
     "agreements",
     "notes",
+    "review",
     "social",
     "learn",
     "ops",

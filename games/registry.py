@@ -6,7 +6,7 @@ older rules version keeps being replayed by the rules it was started with.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,10 @@ class GameKind:
     # The rule behind the step a player is asked to take, from their view
     # (a walkthrough's explanation, see ``learn``): None where the title has none.
     lesson: Callable[[dict], Any] | None = None
+    # The story of a finished game, read from the public view after each position
+    # (position 0 first): each seat's points as the game went and the chapters worth
+    # telling (the end-of-game review, ``review``). None: the title tells none.
+    story: Callable[[Iterable[dict]], dict] | None = None
 
     @property
     def slug(self) -> str:
@@ -55,6 +59,7 @@ def register(
     points: Callable[[dict], list[int] | None] | None = None,
     points_label: str = "",
     lesson: Callable[[dict], Any] | None = None,
+    story: Callable[[Iterable[dict]], dict] | None = None,
 ) -> None:
     _kinds[(engine.slug, engine.rules_version)] = GameKind(
         engine,
@@ -65,6 +70,7 @@ def register(
         points,
         points_label,
         lesson,
+        story,
     )
     _current[engine.slug] = max(_current.get(engine.slug, 0), engine.rules_version)
 

@@ -8,7 +8,7 @@ class SiamConfig(AppConfig):
     def ready(self):
         from games import jinja, registry
 
-        from . import lessons, scores
+        from . import lessons, review, scores
         from .engine import ENGINE
         from .template_globals import GLOBALS
 
@@ -21,5 +21,6 @@ class SiamConfig(AppConfig):
             points=scores.points,
             points_label=scores.POINTS_LABEL,
             lesson=lessons.lesson,
+            story=review.story,
         )
         jinja.add_globals(**GLOBALS)

@@ -8,7 +8,7 @@ class TalConfig(AppConfig):
     def ready(self):
         from games import jinja, registry
 
-        from . import lessons, scores
+        from . import lessons, review, scores
         from .engine import ENGINE, ENGINE_V1
         from .template_globals import GLOBALS
 
@@ -23,5 +23,6 @@ class TalConfig(AppConfig):
                 points=scores.points,
                 points_label=scores.POINTS_LABEL,
                 lesson=lessons.lesson,
+                story=review.story,
             )
         jinja.add_globals(**GLOBALS)
