@@ -1,34 +1,19 @@
-"""What the notes app adds to the game page (``games.extend``): the viewer's own note at
-the foot of the page, outside the board area, so a new board swapped in (a move, a poll,
-the planning board) leaves the box being typed in alone."""
+"""What the notes app adds to the game page (``games.extend``): at the foot, outside the
+board area (a board swapped in by a move, a poll or the planning board leaves the box
+being typed in alone), the place the viewer's own note is fetched into (``views``). The
+note itself is never part of the game page: the page stays the same size whatever the
+note holds, and its cached copy (``games.pagecache``) needs no key part for it."""
 
 from __future__ import annotations
 
-from django.urls import reverse
-
 from games import extend
 
-from .keeping import text_of
-from .models import MAX_LENGTH, Note
 
-
-def _note(context) -> dict | None:
-    # page.viewer is the viewer's seat: a spectator, a visitor or an outsider has none,
-    # and a team partner's seat is theirs, not the author's (the note is the user's).
+def _slot(context) -> dict | None:
+    # page.viewer is the viewer's seat: a spectator, a visitor or an outsider has none.
     page = context.get("page")
-    if page is None or page.viewer is None:
-        return None
-    game, user = context["game"], context["request"].user
-    return {
-        "note_text": text_of(game, user),
-        "note_max": MAX_LENGTH,
-        "note_url": reverse("game_note", args=[game.pk]),
-    }
+    return {} if page is not None and page.viewer is not None else None
 
 
 def register() -> None:
-    notes = Note._meta.db_table
-    extend.add_key_part(
-        f"(SELECT revision FROM {notes} WHERE game_id = %(game)s AND user_id = %(user)s)"
-    )
-    extend.add_part("game-foot", "notes/_note.html", _note, order=10)
+    extend.add_part("game-foot", "notes/_slot.html", _slot, order=10)

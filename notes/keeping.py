@@ -13,6 +13,11 @@ class NoteError(Exception):
     pass
 
 
+def may_keep(game, user) -> bool:
+    """Only a player of the game (seated now) keeps a note on it."""
+    return user.is_authenticated and game.seat_of(user) is not None
+
+
 def text_of(game, user) -> str:
     return Note.objects.filter(game=game, user=user).values_list("text", flat=True).first() or ""
 
@@ -20,7 +25,7 @@ def text_of(game, user) -> str:
 def save(game, user, text: str) -> Note:
     """Keep ``text`` as ``user``'s note on ``game``; NoteError (and nothing saved) when
     the user holds no seat in it or the text is too long."""
-    if not user.is_authenticated or game.seat_of(user) is None:
+    if not may_keep(game, user):
         raise NoteError(_("Only the players of a game keep notes on it."))
     text = text.replace("\r\n", "\n")
     if len(text) > MAX_LENGTH:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 
 from games.numbering import Numbering
 
-WIDTH, HEIGHT = 640, 240
+WIDTH, HEIGHT = 480, 220
 LEFT, RIGHT, TOP, BOTTOM = 36, 12, 12, 28
 # Told apart without colour too: each seat's line has its own dash pattern.
 DASHES = ["", "7 4", "2 3", "9 3 2 3"]
@@ -59,24 +59,41 @@ def draw(
         return TOP + inner_h * (1 - value / top)
 
     page, board = game.get_absolute_url(), reverse("game_board", args=[game.pk])
-    chapters, before = [], [0] * len(series)
+    chapters, before = [], [values[0] for values in series]  # Siam deals followers first
+    labelled = -LEFT  # where the last chapter number was written: no two overlap
     for number, chapter in enumerate(story["chapters"], start=1):
         position = chapter["at"]
         move = numbers.shown(position)
         totals = [values[position] for values in series]
         lines = chapter.get("seats") or [[] for _ in series]
+        shows_number = x(position) - labelled >= 16
+        labelled = x(position) if shows_number else labelled
         chapters.append(
             {
                 **chapter,
                 "number": number,
+                "number_label": number if shows_number else "",
                 "move": move,
                 "href": f"{page}?at={move}",
                 "board_href": f"{board}?at={move}",
                 "x": _n(x(position)),
                 "hit_x": _n(x(position) - 9),
-                "dots": [{"seat": s, "cy": _n(y(v))} for s, v in enumerate(totals)],
+                # side by side, a little apart: seats level with each other stay visible
+                "dots": [
+                    {
+                        "cx": _n(x(position) + 4 * (s - (len(series) - 1) / 2)),
+                        "cy": _n(y(v)),
+                        "seat": s,
+                    }
+                    for s, v in enumerate(totals)
+                ],
                 "cells": [
-                    {"seat": s, "total": v, "gain": f"{v - before[s]:+d}", "lines": lines[s]}
+                    {
+                        "seat": s,
+                        "total": v,
+                        "gain": f"{v - before[s]:+d}" if v != before[s] else "",
+                        "lines": lines[s],
+                    }
                     for s, v in enumerate(totals)
                 ],
                 "current": move == at,

@@ -16,7 +16,7 @@ from .scores import POINTS_LABEL
 def _finished(before: dict[str, Any], after: dict[str, Any]) -> list[Message]:
     return [
         msg(
-            N_("{player} finishes the pyramid on site {site}: {kind}, {points} points."),
+            N_("{player} finishes the pyramid on site {site}: {kind}, worth {points}."),
             player=site["owner"],
             site=site["site"],
             kind=site["type"] or "",

@@ -144,4 +144,5 @@ def test_a_queued_premove_shows_on_no_page_but_its_players(client, slug):
         client.force_login(planner)
         own = client.get(f"/g/{game.pk}/").content.decode()
         assert "Queued for your next turn:" in own
-        assert "the-planners-own-note" in client.get(f"/g/{game.pk}/plan").content.decode()
+        assert f'hx-get="/g/{game.pk}/note"' in client.get(f"/g/{game.pk}/plan").content.decode()
+        assert "the-planners-own-note" in client.get(f"/g/{game.pk}/note").content.decode()

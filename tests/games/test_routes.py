@@ -124,9 +124,9 @@ def test_an_outsider_learns_nothing_of_a_private_game_on_any_route(client, priva
 
 def test_the_players_still_see_their_private_game(client, private_game):
     client.force_login(private_game.seats.get(user__username="bob").user)
-    assert NOTE not in client.get(f"/g/{private_game.pk}/").content.decode()  # alice's
+    assert NOTE not in client.get(f"/g/{private_game.pk}/note").content.decode()  # alice's
     client.force_login(private_game.seats.get(user__username="alice").user)
-    assert NOTE in client.get(f"/g/{private_game.pk}/").content.decode()
+    assert NOTE in client.get(f"/g/{private_game.pk}/note").content.decode()
     assert TITLE in client.get(f"/g/{private_game.pk}/").content.decode()
     assert CHAT in client.get(f"/g/{private_game.pk}/board").content.decode()
 

@@ -29,26 +29,37 @@ def write(client, game, user, text, htmx=True):
     return client.post(f"/g/{game.pk}/note", {"text": text}, headers=headers)
 
 
-def test_a_note_typed_is_saved_and_on_its_authors_page_only(client, game):
+def pages(client, game) -> str:
+    """The game page and the note box it fetches (htmx), as the viewer gets them."""
+    box = client.get(f"/g/{game.pk}/note", headers={"HX-Request": "true"})
+    return client.get(f"/g/{game.pk}/").content.decode() + box.content.decode()
+
+
+def test_a_note_typed_is_saved_and_shown_to_its_author_only(client, game):
     author, *others = [s.user for s in game.seats.order_by("number")]
     client.force_login(author)
-    assert SECRET not in client.get(f"/g/{game.pk}/").content.decode()  # cached once before
+    assert f'hx-get="/g/{game.pk}/note"' in pages(client, game)  # the box's place
     answer = write(client, game, author, SECRET)
     assert answer.status_code == 200 and "Saved at" in answer.content.decode()
-    assert SECRET in client.get(f"/g/{game.pk}/").content.decode()
+    assert SECRET in pages(client, game)
     for other in others:  # the other seats
         client.force_login(other)
-        page = client.get(f"/g/{game.pk}/").content.decode()
+        page = pages(client, game)
         assert SECRET not in page and 'id="note-text"' in page  # their own, empty box
     client.force_login(UserFactory())  # a spectator of the public game
-    page = client.get(f"/g/{game.pk}/").content.decode()
-    assert SECRET not in page and 'id="note-text"' not in page
+    assert f"/g/{game.pk}/note" not in client.get(f"/g/{game.pk}/").content.decode()
+    assert client.get(f"/g/{game.pk}/note").status_code == 404
+    assert SECRET not in pages(client, game)
     client.logout()
-    assert SECRET not in client.get(f"/g/{game.pk}/").content.decode()
+    assert SECRET not in pages(client, game)
 
 
-def test_without_javascript_the_form_saves_and_goes_back_to_the_game(client, game):
+def test_without_javascript_the_note_is_a_page_with_a_form(client, game):
     author = game.seats.get(number=0).user
+    client.force_login(author)
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert f'<noscript><a href="/g/{game.pk}/note">' in page
+    assert "<button>Save my note</button>" in client.get(f"/g/{game.pk}/note").content.decode()
     answer = write(client, game, author, SECRET, htmx=False)
     assert answer.status_code == 302 and answer["Location"].endswith(f"/g/{game.pk}/#note")
     assert Note.objects.get(user=author).text == SECRET
@@ -80,7 +91,7 @@ def test_the_note_outlives_a_take_back(client, game):
     )
     write(client, game, player, SECRET)
     play.undo(game.pk, player, None)
-    assert SECRET in client.get(f"/g/{game.pk}/").content.decode()
+    assert SECRET in pages(client, game)
 
 
 def test_the_note_is_in_its_authors_data_download_and_gone_with_the_account(client, game):
