@@ -32,4 +32,5 @@ def review(request, game):
     names = {s.number: s.user.name for s in seats}
     drawn = chart.draw(found, game, names, numbers, _shown_at(request, numbers.total))
     template = "review/_review.html" if request.htmx else "review/page.html"
-    return render(request, template, {"game": game, "review": drawn})
+    context = {"game": game, "review": drawn, "player_names": names}
+    return render(request, template, context)

@@ -122,6 +122,9 @@ def test_tal_der_koenige_shows_the_points_per_round_and_each_pyramid_finished(cl
         assert f"Round {number}</a>" in page
     finished = [s for s in views[-1]["sites"] if s["finished"] and s["owner"] is not None]
     assert page.count("finishes the pyramid on site") == len(finished) > 0
+    names = {s.number: s.user.name for s in game.seats.all()}
+    for site in finished:  # who finished it, by name
+        assert f"{names[site['owner']]} finishes the pyramid on site {site['site']}:" in page
     assert chart_links(page) == [link for link, _ in rows]
     numbers = numbering.numbering(game, None)
     assert numbers.hidden  # the record has secret steps: links are in the viewer's numbers
