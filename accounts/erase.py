@@ -59,6 +59,7 @@ from lobby.models import Invitation
 from moderation.actions import end_sessions
 from moderation.erasure import rename_in_audit_trail
 from moderation.models import ChatBan, ChatMute, Report
+from notes import keeping as notes
 from notify.models import Handle, Mute, Notification, PushDevice, Webhook
 from social.models import Block, Follow
 from tournaments import ladders
@@ -228,6 +229,7 @@ def _forget(user) -> None:
     # Others' mentions of a line that is blank now: nothing left to tell them.
     Notification.objects.filter(chat_message__user=user, sent_at=None).delete()
     webhooks.delete()
+    notes.erase(user)  # private: nobody else ever read them
     for model in (PushDevice, Handle, Mute, CalendarKey, Premove, VacationDay, Receipt, CancelVote):
         model.objects.filter(user=user).delete()
     Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()

@@ -48,6 +48,7 @@ from games.models import CalendarKey, ChatMessage, Game, Premove, Seat, Vacation
 from learn.models import Walkthrough
 from lobby.models import Invitation
 from moderation.models import AuditEntry, ChatBan, ChatMute, Report
+from notes import keeping as notes
 from notify.models import Handle, Mute, Notification, PushDevice, Webhook
 from social.models import Block, Follow
 from tournaments.models import Entrant, LadderPlayer, Tournament
@@ -90,6 +91,7 @@ COVERED = {
     "social.Follow": "follows",
     "social.Block": "blocks",
     "learn.Walkthrough": "walkthroughs",
+    "notes.Note": "notes (the player's private notes on their games)",
 }
 LEFT_OUT = {
     "admin.LogEntry": "the staff's own edit log of the admin: about staff work, not the player",
@@ -252,6 +254,7 @@ def collect(user) -> tuple[dict[str, Any], dict[int, dict]]:
         ),
         "chat_handles": _rows(Handle.objects.filter(user=user), "service", "handle"),
         "calendar": {"link_issued_at": _calendar(user)},
+        "notes": notes.export(user),
         "premove_queues": _rows(
             Premove.objects.filter(user=user), "game_id", "seat", "actions", "dropped", "updated_at"
         ),

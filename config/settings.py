@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "tournaments",
     "live",
     "agreements",
+    "notes",
+    "review",
     "social",
     "learn",
     "ops",

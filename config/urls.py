@@ -24,6 +24,8 @@ urlpatterns = [
     path("", include("botplay.urls")),
     path("", include("tournaments.urls")),
     path("", include("agreements.urls")),
+    path("", include("notes.urls")),
+    path("", include("review.urls")),
     path("", include("social.urls")),
     path("", include("learn.urls")),
     path("", include("games.urls")),

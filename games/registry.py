@@ -6,7 +6,7 @@ older rules version keeps being replayed by the rules it was started with.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +38,10 @@ class GameKind:
     # A small drawing of the board (SVG markup, escaped) from a spectator's view, for
     # the lists of games to watch (``games.thumbnails``). None: the title draws none.
     thumbnail: Callable[[dict], str] | None = None
+    # The story of a finished game, read from the public view after each position
+    # (position 0 first): each seat's points as the game went and the chapters worth
+    # telling (the end-of-game review, ``review``). None: the title tells none.
+    story: Callable[[Iterable[dict]], dict] | None = None
 
     @property
     def slug(self) -> str:
@@ -64,6 +68,7 @@ def register(
     lesson: Callable[[dict], Any] | None = None,
     reason: Callable[[dict, dict], Any] | None = None,
     thumbnail: Callable[[dict], str] | None = None,
+    story: Callable[[Iterable[dict]], dict] | None = None,
 ) -> None:
     _kinds[(engine.slug, engine.rules_version)] = GameKind(
         engine,
@@ -76,6 +81,7 @@ def register(
         lesson,
         reason,
         thumbnail,
+        story,
     )
     _current[engine.slug] = max(_current.get(engine.slug, 0), engine.rules_version)
 

@@ -8,7 +8,7 @@ class SiamConfig(AppConfig):
     def ready(self):
         from games import jinja, registry
 
-        from . import lessons, reasons, scores, thumbnail
+        from . import lessons, reasons, review, scores, thumbnail
         from .engine import ENGINE
         from .template_globals import GLOBALS
 
@@ -23,5 +23,6 @@ class SiamConfig(AppConfig):
             lesson=lessons.lesson,
             reason=reasons.reason,
             thumbnail=thumbnail.draw,
+            story=review.story,
         )
         jinja.add_globals(**GLOBALS)

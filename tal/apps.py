@@ -8,7 +8,7 @@ class TalConfig(AppConfig):
     def ready(self):
         from games import jinja, registry
 
-        from . import lessons, reasons, scores, thumbnail
+        from . import lessons, reasons, review, scores, thumbnail
         from .engine import ENGINE, ENGINE_V1
         from .template_globals import GLOBALS
 
@@ -25,5 +25,6 @@ class TalConfig(AppConfig):
                 lesson=lessons.lesson,
                 reason=reasons.reason,
                 thumbnail=thumbnail.draw,
+                story=review.story,
             )
         jinja.add_globals(**GLOBALS)

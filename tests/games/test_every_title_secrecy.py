@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from games import planning, play, premoves, registry, replay
+from notes import keeping as notes
 from tests.factories import UserFactory
 
 from .test_routes import game_routes, url
@@ -112,7 +113,8 @@ def _waiting_planner(game):
 @pytest.mark.parametrize("slug", PLANNING_TITLES)
 def test_a_queued_premove_shows_on_no_page_but_its_players(client, slug):
     """Every GET route, for every other seat, a stranger and an anonymous visitor: the
-    same before and after a player queued an action for their next turn."""
+    same before and after a player queued an action for their next turn and wrote a
+    private note."""
     title = registry.get(slug)
     with time_machine.travel(timezone.now(), tick=False):
         game = _played(title, max(3, title.engine.min_players), actions=6)
@@ -139,7 +141,10 @@ def test_a_queued_premove_shows_on_no_page_but_its_players(client, slug):
         pages()  # every viewer seen once: their online dots stand from here on
         before = pages()
         planning.queue(game.pk, planner, action, None)
+        notes.save(game, planner, "the-planners-own-note")
         assert pages() == before
         client.force_login(planner)
         own = client.get(f"/g/{game.pk}/").content.decode()
         assert "Queued for your next turn:" in own
+        assert f'hx-get="/g/{game.pk}/note"' in client.get(f"/g/{game.pk}/plan").content.decode()
+        assert "the-planners-own-note" in client.get(f"/g/{game.pk}/note").content.decode()

@@ -11,12 +11,14 @@ from hypothesis import strategies as st
 
 from games import play
 from games.models import ChatMessage, Game, Move, Receipt, Seat
+from notes import keeping as notes
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
 TITLE = "Zanzibar-Secret-Title"
 CHAT = "the-private-chat-line-Q7"
+NOTE = "alices-private-note-K3"
 
 
 def _walk(resolver, prefix=""):
@@ -56,6 +58,7 @@ def private_game(count_kind):
     play.join(game.pk, bob)
     play.post_chat(game.pk, alice, CHAT)
     game.refresh_from_db()
+    notes.save(game, alice, NOTE)
     return game
 
 
@@ -107,14 +110,14 @@ def test_an_outsider_learns_nothing_of_a_private_game_on_any_route(client, priva
                 response = getattr(client, method)(path, headers=headers, **kwargs)
                 assert response.status_code in (404, 405), (method, path, response.status_code)
                 body = response.content.decode()
-                for secret in (TITLE, CHAT, "Aliceinwonder", "Bobthebuilder"):
+                for secret in (TITLE, CHAT, NOTE, "Aliceinwonder", "Bobthebuilder"):
                     assert secret not in body, (method, path, secret)
                 # Never Django's debug page, which lists every URL of the site.
                 assert "URLconf" not in body
     assert snapshot(private_game) == before
     for route in other_routes():
         body = client.get("/" + route).content.decode()
-        assert TITLE not in body and CHAT not in body, route
+        assert TITLE not in body and CHAT not in body and NOTE not in body, route
     # The archive's search by the players of the game, and the viewer's own ("mine").
     for query in ("player=alice", "player=alice&against=bob", "mine=1", "mine=1&player=alice"):
         body = client.get(f"/archive/?{query}").content.decode()
@@ -124,7 +127,10 @@ def test_an_outsider_learns_nothing_of_a_private_game_on_any_route(client, priva
 
 
 def test_the_players_still_see_their_private_game(client, private_game):
-    client.force_login(private_game.seats.get(number=0).user)
+    client.force_login(private_game.seats.get(user__username="bob").user)
+    assert NOTE not in client.get(f"/g/{private_game.pk}/note").content.decode()  # alice's
+    client.force_login(private_game.seats.get(user__username="alice").user)
+    assert NOTE in client.get(f"/g/{private_game.pk}/note").content.decode()
     assert TITLE in client.get(f"/g/{private_game.pk}/").content.decode()
     assert CHAT in client.get(f"/g/{private_game.pk}/board").content.decode()
 
@@ -262,7 +268,7 @@ def test_the_data_download_holds_nothing_of_a_private_game_to_an_outsider(client
     body = client.post("/settings/data/").content
     assert body.startswith(b"PK")
     text = _unzipped(body)
-    for secret in (TITLE, CHAT, "Aliceinwonder", "Bobthebuilder"):
+    for secret in (TITLE, CHAT, NOTE, "Aliceinwonder", "Bobthebuilder"):
         assert secret not in text
     client.force_login(private_game.seats.get(number=0).user)
     mine = json.loads(_unzipped(client.post("/settings/data/").content))
