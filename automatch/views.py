@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -14,11 +15,15 @@ from .forms import TicketForm
 
 @login_required
 def page(request):
-    """The player's open tickets, how many are looking per title, and a form per title."""
+    """The player's open tickets, how many are looking per title, and a form per title.
+
+    ``?t=<id>``: the ticket just posted, watched too: a worker may match it before
+    this page is drawn, and the page must still take its player to the game."""
     mine = tickets.open_tickets(request.user)
+    watched = [ticket.pk for ticket in mine] + _ticket_ids(request.GET.get("t", ""))
     context = {
         "tickets": mine,
-        "ticket_ids": [ticket.pk for ticket in mine],
+        "ticket_ids": sorted(set(watched)),
         "looking": tickets.looking(),
         "kinds": registry.kinds(),
     }
@@ -34,12 +39,12 @@ def new_ticket(request, kind):
     form = TicketForm(game_kind.engine, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
-            tickets.post(request.user, form.wish())
+            ticket = tickets.post(request.user, form.wish())
         except PlayError as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("You are looking for a game. It starts when others fit."))
-            return redirect("automatch")
+            return redirect(f"{reverse('automatch')}?t={ticket.pk}")
     status = 400 if form.errors else 200
     return render(request, "automatch/new.html", {"form": form, "kind": game_kind}, status=status)
 
@@ -63,11 +68,15 @@ def withdraw(request, ticket_id):
 def status(request):
     """Polled by the page that shows the player's tickets (and asked at once when
     their live stream says their badge changed): where a matched ticket's game is."""
-    parts = request.GET.get("t", "").split(",")[:20]
-    ids = [int(part) for part in parts if part.isdigit() and len(part) < 12]
-    game = tickets.matched_game(request.user, ids)
+    game = tickets.matched_game(request.user, _ticket_ids(request.GET.get("t", "")))
     if game is None:
         return HttpResponse(status=204)
     if request.htmx:
         return HttpResponse(headers={"HX-Redirect": game.get_absolute_url()})
     return redirect(game)
+
+
+def _ticket_ids(text: str) -> list[int]:
+    """Ticket ids from a query (``1,2,3``), at most 20; whose they are is checked
+    where they are read."""
+    return [int(part) for part in text.split(",")[:20] if part.isdigit() and len(part) < 12]
