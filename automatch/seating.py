@@ -41,7 +41,7 @@ def match_open(kind: str | None = None, now=None) -> list:
     started = []
     apart: set[frozenset[int]] = set()
     with transaction.atomic():
-        rows = Ticket.objects.select_for_update(skip_locked=True).filter(
+        rows = Ticket.objects.select_for_update(skip_locked=True, of=("self",)).filter(
             status=Ticket.Status.OPEN, expires_at__gt=now
         )
         if kind is not None:
