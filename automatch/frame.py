@@ -4,20 +4,23 @@ watcher that takes the page to the game when one is matched."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.utils import timezone
+
 from games import extend
 
 from . import tickets
-from .models import Ticket
+
+MATCHER_MARGIN = timedelta(seconds=5)
 
 
 def _lobby(context) -> dict:
-    user = context.get("user")
-    mine = []
-    if user is not None and user.is_authenticated:
-        mine = list(
-            Ticket.objects.filter(user=user, status=Ticket.Status.OPEN).values_list("pk", flat=True)
-        )
-    return {"looking": tickets.looking(), "my_ticket_ids": mine}
+    found = tickets.looking(context.get("user"))
+    # A few seconds back: a matcher that claimed the player's ticket before this page
+    # read it may commit after.
+    since = tickets.stamp(timezone.now() - MATCHER_MARGIN) if found.mine else None
+    return {"looking": found.counts, "watch_since": since, "watch_ids": ""}
 
 
 def register() -> None:

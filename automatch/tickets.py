@@ -7,14 +7,16 @@ Plain functions, as ``games.play``'s: views only translate. Matching them is
 from __future__ import annotations
 
 import logging
+import math
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
@@ -150,18 +152,32 @@ def title_of(kind: str, options: dict) -> str:
     return gettext(variant_name(options) if variant_name else engine.name)
 
 
-def looking(now=None) -> list[tuple[str, int]]:
-    """How many players are looking, per title (map), by name: the lobby's count."""
+@dataclass(frozen=True)
+class Looking:
+    """The lobby's count: (title, players looking) by title, and whether the viewer is
+    one of them."""
+
+    counts: list[tuple[str, int]]
+    mine: bool
+
+
+def looking(user=None, now=None) -> Looking:
+    """How many players are looking, per title (map), by name, in one query. (A player
+    looking for one title with two sets of options counts twice.)"""
     now = now or timezone.now()
+    me = user.pk if user is not None and user.is_authenticated else None
     rows = (
         Ticket.objects.filter(status=Ticket.Status.OPEN, expires_at__gt=now)
-        .values("kind", "options", "user_id")
-        .distinct()
+        .values("kind", "options")
+        .annotate(n=Count("user", distinct=True), mine=Count("pk", filter=Q(user_id=me)))
+        .order_by()
     )
-    players: dict[str, set[int]] = defaultdict(set)
+    players: dict[str, int] = defaultdict(int)
+    mine = False
     for row in rows:
-        players[title_of(row["kind"], row["options"])].add(row["user_id"])
-    return sorted((title, len(ids)) for title, ids in players.items())
+        players[title_of(row["kind"], row["options"])] += row["n"]
+        mine = mine or row["mine"] > 0
+    return Looking(sorted(players.items()), mine)
 
 
 def open_tickets(user) -> list[Ticket]:
@@ -176,14 +192,33 @@ def open_tickets(user) -> list[Ticket]:
     return tickets
 
 
-def matched_game(user, ticket_ids: list[int]):
-    """The game one of the player's ``ticket_ids`` was matched into (the newest), or None."""
+def matched_game(user, ticket_ids: list[int], since=None):
+    """The game the player's newest ticket among ``ticket_ids``, or matched since
+    ``since``, went to; or None."""
+    which = Q(pk__in=ticket_ids)
+    if since is not None:
+        which |= Q(closed_at__gte=since)
     ticket = (
-        Ticket.objects.filter(
-            user=user, pk__in=ticket_ids, status=Ticket.Status.MATCHED, game__isnull=False
-        )
+        Ticket.objects.filter(which, user=user, status=Ticket.Status.MATCHED, game__isnull=False)
         .select_related("game")
         .order_by("-closed_at", "-pk")
         .first()
     )
     return ticket.game if ticket else None
+
+
+def stamp(moment=None) -> str:
+    """A moment as a page's watcher sends it back (``parse_stamp``): seconds since 1970."""
+    # Rounded down: a watcher never asks from a moment after the one it was given.
+    return f"{math.floor((moment or timezone.now()).timestamp() * 1000) / 1000:.3f}"
+
+
+def parse_stamp(text: str):
+    """The moment of ``stamp``, or None for anything else."""
+    try:
+        seconds = float(text)
+    except (TypeError, ValueError):
+        return None
+    if not 0 <= seconds < 1e11:  # also no NaN or infinity
+        return None
+    return datetime.fromtimestamp(seconds, tz=UTC)

@@ -1,8 +1,11 @@
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -12,19 +15,28 @@ from games.play import PlayError
 from . import tickets
 from .forms import TicketForm
 
+# How far back the page's watcher may look for a matched ticket (``page``).
+WATCH_BACK = timedelta(minutes=10)
+
 
 @login_required
 def page(request):
     """The player's open tickets, how many are looking per title, and a form per title.
 
-    ``?t=<id>``: the ticket just posted, watched too: a worker may match it before
-    this page is drawn, and the page must still take its player to the game."""
+    ``?since=<stamp>``: when the ticket just posted was posted. A worker may match it
+    before this page is drawn: the page's watcher asks from then on, so it still
+    takes its player to the game (a stamp at most ``WATCH_BACK`` old)."""
     mine = tickets.open_tickets(request.user)
-    watched = [ticket.pk for ticket in mine] + _ticket_ids(request.GET.get("t", ""))
+    now = timezone.now()
+    since = tickets.parse_stamp(request.GET.get("since", ""))
+    if since is not None and not now - WATCH_BACK <= since <= now:
+        since = None
     context = {
         "tickets": mine,
-        "ticket_ids": sorted(set(watched)),
-        "looking": tickets.looking(),
+        # The tickets shown, and any matched since the one just posted.
+        "watch_ids": ",".join(str(ticket.pk) for ticket in mine),
+        "watch_since": since and tickets.stamp(since),
+        "looking": tickets.looking().counts,
         "kinds": registry.kinds(),
     }
     return render(request, "automatch/page.html", context)
@@ -44,7 +56,8 @@ def new_ticket(request, kind):
             form.add_error(None, error.message)
         else:
             messages.success(request, _("You are looking for a game. It starts when others fit."))
-            return redirect(f"{reverse('automatch')}?t={ticket.pk}")
+            since = tickets.stamp(ticket.created_at)
+            return redirect(f"{reverse('automatch')}?since={since}")
     status = 400 if form.errors else 200
     return render(request, "automatch/new.html", {"form": form, "kind": game_kind}, status=status)
 
@@ -66,9 +79,11 @@ def withdraw(request, ticket_id):
 @require_GET
 @login_required
 def status(request):
-    """Polled by the page that shows the player's tickets (and asked at once when
-    their live stream says their badge changed): where a matched ticket's game is."""
-    game = tickets.matched_game(request.user, _ticket_ids(request.GET.get("t", "")))
+    """Polled by a page that shows the player is looking (and asked at once when their
+    live stream says their badge changed): the game a ticket of theirs was matched into,
+    of those the page shows (``?t=1,2``) or since ``?since=<stamp>``."""
+    since = tickets.parse_stamp(request.GET.get("since", ""))
+    game = tickets.matched_game(request.user, _ticket_ids(request.GET.get("t", "")), since)
     if game is None:
         return HttpResponse(status=204)
     if request.htmx:

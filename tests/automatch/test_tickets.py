@@ -47,15 +47,24 @@ def test_two_tickets_that_fit_start_one_game_with_both_seated(client, matching_n
     anna, ben = UserFactory(), UserFactory()
     assert matching_now(client, anna).status_code == 302
     assert Ticket.objects.get(user=anna).status == Ticket.Status.OPEN
-    matching_now(client, ben)
+    posted = matching_now(client, ben)
     game = Game.objects.get()
     assert game.status == Game.Status.ACTIVE and game.rated
     assert {seat.user for seat in game.seats.all()} == {anna, ben}
     assert set(Ticket.objects.values_list("status", "game")) == {("matched", game.pk)}
-    # The waiting page's watcher now answers with the way to the game.
-    [ticket] = Ticket.objects.filter(user=ben)
+    # Matched before Ben's page was drawn: its watcher asks from the posting on, and
+    # is answered with the way to the game.
+    page = client.get(posted["Location"]).content.decode()
+    since = posted["Location"].split("since=")[1]
+    assert f"/automatch/status?t=&amp;since={since}" in page
+    answer = client.get(f"/automatch/status?since={since}", headers={"HX-Request": "true"})
+    assert answer["HX-Redirect"] == game.get_absolute_url()
+    # Anna's page showed her open ticket: its watcher asks by the ticket.
+    client.force_login(anna)
+    [ticket] = Ticket.objects.filter(user=anna)
     answer = client.get(f"/automatch/status?t={ticket.pk}", headers={"HX-Request": "true"})
     assert answer["HX-Redirect"] == game.get_absolute_url()
+    assert client.get("/automatch/status?t=&since=").status_code == 204
 
 
 def test_tickets_that_do_not_fit_stay_apart(client, matching_now):

@@ -20,7 +20,7 @@ def post_ticket(page, url, pace="3 days"):
     page.get_by_label("4", exact=True).uncheck()
     page.get_by_label("Time per move").select_option(label=pace)
     page.get_by_role("button", name="Look for a game").click()
-    page.wait_for_url(f"{url}/automatch/?t=*")
+    page.wait_for_url(f"{url}/automatch/?since=*")
 
 
 def test_two_players_who_fit_are_taken_into_one_new_game(browser, live_server, login):
