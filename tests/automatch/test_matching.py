@@ -44,7 +44,7 @@ def waiting_order(want):
     return (want.since, want.id)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(pool=wants(), now=st.none() | st.integers(0, 10), apart=pairs)
 def test_the_tables_keep_every_rule(pool, now, apart):
     apart = [frozenset(p) for p in apart]
@@ -72,7 +72,7 @@ def test_the_tables_keep_every_rule(pool, now, apart):
         assert table == sorted(table, key=waiting_order)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(pool=wants(), apart=pairs)
 def test_nobody_waits_behind_a_later_ticket_that_fits_the_same_game(pool, apart):
     apart = frozenset(frozenset(p) for p in apart)
