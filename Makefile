@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PORT ?= 8000
 # What `make run` watches for code changes (not .venv or node_modules).
 RELOAD_DIRS := accounts botplay bots community config enginekit games live lobby moderation ops \
-	notify siam tal tournaments agreements social learn
+	notify siam tal tournaments agreements social learn automatch
 export SITE_URL ?= http://127.0.0.1:$(PORT)
 
 .PHONY: run test demo lint format messages bench soak
@@ -80,6 +80,7 @@ bench: $(STAMP)
 	$(PY) bench/sweep_deadlines.py
 	$(PY) bench/bots.py --seats 2 --games 200 --playouts siam=200,tal=100 --positions 20 --endings 2000
 	$(PY) bench/cold_positions.py
+	$(PY) bench/automatch.py
 	$(PY) bench/move_parts.py
 	$(PY) bench/site_load.py --quick
 	$(PY) bench/live.py

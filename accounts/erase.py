@@ -42,6 +42,7 @@ from django.utils.translation import gettext as _
 
 from agreements import flows as agreements
 from agreements.models import Request
+from automatch.models import Ticket
 from community import rematch
 from community.models import CancelVote, Rematch
 from enginekit import N_, msg
@@ -230,7 +231,17 @@ def _forget(user) -> None:
     Notification.objects.filter(chat_message__user=user, sent_at=None).delete()
     webhooks.delete()
     notes.erase(user)  # private: nobody else ever read them
-    for model in (PushDevice, Handle, Mute, CalendarKey, Premove, VacationDay, Receipt, CancelVote):
+    for model in (
+        PushDevice,
+        Handle,
+        Mute,
+        CalendarKey,
+        Premove,
+        VacationDay,
+        Receipt,
+        CancelVote,
+        Ticket,
+    ):
         model.objects.filter(user=user).delete()
     Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
     Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()

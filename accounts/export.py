@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from agreements.models import Answer, Request
+from automatch.models import Ticket
 from community.models import (
     CancelVote,
     Opponent,
@@ -83,6 +84,7 @@ COVERED = {
     "community.RematchAnswer": "rematches",
     "community.CancelVote": "cancel_votes",
     "lobby.Invitation": "invitations",
+    "automatch.Ticket": "automatch_tickets",
     "tournaments.Tournament": "tournaments (created_by)",
     "tournaments.Entrant": "tournaments",
     "tournaments.LadderPlayer": "ladders",
@@ -286,6 +288,22 @@ def collect(user) -> tuple[dict[str, Any], dict[int, dict]]:
             _name(pk)
             for pk in ChatMute.objects.filter(user=user).values_list("muted_id", flat=True)
         ],
+        "automatch_tickets": _rows(
+            Ticket.objects.filter(user=user).order_by("pk"),
+            "kind",
+            "options",
+            "player_counts",
+            "time_limit_days",
+            "rated",
+            "min_rating",
+            "max_rating",
+            "fill_at",
+            "status",
+            "created_at",
+            "expires_at",
+            "closed_at",
+            "game_id",
+        ),
         "invitations": [
             {
                 "game": inv.game_id,

@@ -33,6 +33,7 @@ def score(game: Game) -> bool:
     rated = (
         game.status == Game.Status.FINISHED
         and not game.computer_played
+        and game.rated
         and not game.seats.filter(user__is_bot=True).exists()
     )
     try:

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "botplay",
     "lobby",
     "tournaments",
+    "automatch",
     "live",
     "agreements",
     "notes",
@@ -231,6 +232,9 @@ CELERY_BEAT_SCHEDULE = {
     # Starts tournaments whose sign-up is over and rounds whose games have all ended.
     "tournaments-advance": {"task": "tournaments.tasks.advance_all", "schedule": 60.0},
     "ladders-pair": {"task": "tournaments.tasks.pair_ladders", "schedule": 5 * 60},
+    # Matches open tickets (a new one is matched at once), lapses old ones and lets
+    # computer players fill the tables whose wait is over.
+    "automatch": {"task": "automatch.tasks.match_tickets", "schedule": 60.0},
     # Deletes what the privacy notice promises to keep no longer (privacy.retention).
     "privacy-retention": {"task": "privacy.tasks.apply_retention", "schedule": 60 * 60},
 }

@@ -23,6 +23,7 @@ urlpatterns = [
     path("", include("lobby.urls")),
     path("", include("botplay.urls")),
     path("", include("tournaments.urls")),
+    path("", include("automatch.urls")),
     path("", include("agreements.urls")),
     path("", include("notes.urls")),
     path("", include("review.urls")),

@@ -101,6 +101,9 @@ class Game(models.Model):
     # A computer player held a seat at some time (practice, or standing in for
     # a late player): the game is rated for nobody, even once people hold every seat.
     computer_played = models.BooleanField(default=False)
+    # False: the players asked for a game that counts for nobody's rating (an unrated
+    # automatch table); a game with computer players is unrated whatever this says.
+    rated = models.BooleanField(_("rated"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

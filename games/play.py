@@ -134,10 +134,11 @@ def create_game(
     vacation_allowed: bool = True,
     computer_players: list[str] | tuple[str, ...] = (),
     pause_days: int | None = None,
+    rated: bool = True,
 ) -> Game:
     """A new game with ``user`` in the first seat and a computer player of each
     strength in ``computer_players`` in the next ones; it starts at once if
-    that fills every seat."""
+    that fills every seat. ``rated=False``: it counts for nobody's rating."""
     refuse_blocked(user)
     engine = kind.engine
     if timeout_policy not in Game.TimeoutPolicy.values:
@@ -162,6 +163,7 @@ def create_game(
             timeout_policy=timeout_policy,
             vacation_allowed=vacation_allowed,
             computer_played=bool(computer_players),
+            rated=rated,
             **({"pause_days": pause_days} if pause_days is not None else {}),
         )
         _announce_after_commit(game, None)  # the players' lists and badges show it

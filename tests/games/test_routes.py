@@ -284,3 +284,39 @@ def _unzipped(body: bytes) -> str:
 
     with zipfile.ZipFile(io.BytesIO(body)) as zipped:
         return "".join(zipped.read(name).decode() for name in zipped.namelist())
+
+
+def automatch_routes():
+    """Every route of the automatch app (tickets: a player's own)."""
+    return [r for r, _ in _walk(get_resolver()) if r.startswith("automatch/")]
+
+
+@pytest.mark.parametrize("who", ["anonymous", "outsider"])
+def test_an_outsider_learns_nothing_of_a_players_ticket_and_changes_nothing(client, who):
+    from automatch.models import Ticket
+
+    anna = UserFactory(username="anna", display_name="Aliceinwonder")
+    client.force_login(anna)
+    client.post(
+        "/automatch/new/siam",
+        {"option_map": "saba", "player_counts": ["2"], "time_limit_days": "14", "lapse_days": "7"},
+    )
+    ticket = Ticket.objects.get()
+    client.logout()
+    if who == "outsider":
+        client.force_login(UserFactory(username="eve"))
+    routes = automatch_routes()
+    assert {"automatch/", "automatch/<int:ticket_id>/withdraw"} <= set(routes)
+    for route in routes:
+        path = "/" + route.replace("<int:ticket_id>", str(ticket.pk)).replace("<slug:kind>", "siam")
+        for method in ("get", "post"):
+            response = getattr(client, method)(f"{path}?t={ticket.pk}")
+            assert response.status_code < 500, (method, path)
+            body = response.content.decode()
+            # How many look for each title is public; whose ticket it is, and what else it
+            # asks, is not.
+            for secret in ("Aliceinwonder", "14 days per move", f'action="/automatch/{ticket.pk}/'):
+                assert secret not in body, (method, path, secret)
+            assert "HX-Redirect" not in response.headers
+    ticket.refresh_from_db()
+    assert ticket.status == Ticket.Status.OPEN and Ticket.objects.count() == 1
