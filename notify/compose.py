@@ -22,6 +22,7 @@ from agreements.models import Request
 from community import rematch
 from community.models import Rematch
 from games import catchup, replay, text
+from games.clock import seats as clock
 from games.models import Game, Premove, Seat
 from games.numbering import numbering
 from lobby.models import Invitation
@@ -194,14 +195,14 @@ def replay_url(game: Game, seat: int, move_count: int) -> str:
 
 def _turn(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     _mail_wanted(row, "notify_turn", "turn e-mails off")
-    _current_turn(row, now)
+    seat = _current_turn(row, now)
     game = row.game
     since = since_last_turn(game, row.seat, row.move_count or 0)
     return {
         "game": game,
         "since": since,
         "replay_url": replay_url(game, row.seat, row.move_count or 0) if since else "",
-        "deadline": game.deadline,
+        "deadline": clock.deadline_of(game, seat),
     }
 
 
@@ -210,15 +211,17 @@ def _reminder(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     seat = _current_turn(row, now)
     if practice.is_practice(row.game):
         raise Skip("practice game")  # no nagging at leisure; the last warning still goes
-    return {"game": row.game, "since": seat.to_move_since, "deadline": row.game.deadline}
+    deadline = clock.deadline_of(row.game, seat)
+    return {"game": row.game, "since": seat.to_move_since, "deadline": deadline}
 
 
 def _last_warning(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     _mail_wanted(row, "notify_last_warning", "warnings off")
-    _current_turn(row, now)
-    if row.game.deadline is None or row.game.deadline <= now:
+    seat = _current_turn(row, now)
+    deadline = clock.deadline_of(row.game, seat)
+    if deadline is None or deadline <= now:
         raise Skip("no deadline")
-    return {"game": row.game, "deadline": row.game.deadline}
+    return {"game": row.game, "deadline": deadline}
 
 
 def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
@@ -248,7 +251,7 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
         "players": [s.user.name for s in seats],
         "to_move": [s.user.name for s in seats if s.to_move],
         "my_turn": mine is not None,
-        "deadline": game.deadline if mine is not None else None,
+        "deadline": clock.deadline_of(game, mine) if mine is not None else None,
         "covers": covers,
         "competition": competition,
         "competition_url": absolute(competition.url) if competition else "",
@@ -431,7 +434,7 @@ def _premove_dropped(row: Notification, now: datetime.datetime) -> dict[str, Any
         "game": game,
         "reason": text.render(queue.dropped, names),
         "queued": [text.render(item["label"], names) for item in queue.actions],
-        "deadline": game.deadline,
+        "deadline": clock.deadline_of(game, seat),
         "covers": [t.pk for t in _claim(turn, now)],
     }
 

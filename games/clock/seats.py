@@ -124,3 +124,26 @@ def clock_state(game, seat, now: datetime) -> dict[str, Any]:
         "stops_at": stops_at,
         "at": now,
     }
+
+
+def deadline_of(game, seat) -> datetime | None:
+    """When ``seat`` runs out of time: its own bank's end, or the game's deadline."""
+    if game.bank_start is None:
+        return game.deadline
+    return runs_out_at(game, seat)
+
+
+def warning_window(game) -> timedelta:
+    """How long before a seat's deadline its last warning comes: a quarter of the time
+    per move, or of the most a bank holds."""
+    if game.bank_start is None:
+        return timedelta(days=game.time_limit_days) / 4
+    return (game.bank_cap or game.bank_start) / 4
+
+
+def reminder_due_at(game, seat) -> datetime | None:
+    """With a bank, the reminder comes at the latest when half of what the seat held at
+    the start of its turn is spent (after the player's own hours it may come earlier)."""
+    if game.bank_start is None or seat.bank_since is None:
+        return None
+    return rules.halfway(bank_of(game, seat), weekends_of(game, seat.user))
