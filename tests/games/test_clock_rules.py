@@ -93,7 +93,7 @@ def test_a_bank_runs_out_at_the_right_minute_whatever_the_stops(left, start, gap
     """Runs alternate with stops (vacations, pauses, the other player's turns) of the
     lengths ``gaps``; the bank empties where the minute-by-minute count says."""
     current, at, runs = rules.run(Bank(left), start), start, []
-    for n, gap in enumerate(gaps):
+    for gap in gaps:
         step = at + gap * MINUTE
         if current.running:
             if rules.left_at(current, step, zone) <= timedelta(0):
