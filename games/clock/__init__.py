@@ -8,7 +8,7 @@ which use these rules (``games.play`` imports this package, so nothing here impo
 """
 
 from .bank import Bank, Pace
-from .paces import NamedPace, named, paces
+from .paces import NamedPace, named, pace_for, paces
 from .seats import clock_state, pace_of
 from .text import duration, pace_text
 
@@ -19,6 +19,7 @@ __all__ = [
     "clock_state",
     "duration",
     "named",
+    "pace_for",
     "pace_of",
     "pace_text",
     "paces",

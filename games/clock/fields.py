@@ -28,9 +28,8 @@ class HoursMinutesField(forms.CharField):
 
     def __init__(self, **kwargs):
         kwargs.setdefault("required", False)
-        kwargs.setdefault("max_length", 8)
         super().__init__(**kwargs)
-        self.widget.attrs.update({"placeholder": "h:mm", "inputmode": "numeric"})
+        self.widget.attrs.update({"placeholder": "h:mm", "inputmode": "numeric", "maxlength": 8})
 
     def to_python(self, value):
         value = super().to_python(value)

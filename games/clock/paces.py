@@ -50,3 +50,15 @@ def paces() -> list[NamedPace]:
 
 def named(key: str) -> NamedPace | None:
     return next((p for p in _PACES if p.key == key), None)
+
+
+def pace_for(key: str) -> Pace | None:
+    """The pace named ``key``; None for "" (a time per move) or a name no longer offered."""
+    found = named(key) if key else None
+    return found.pace if found else None
+
+
+def choices(per_move_label: str) -> list[tuple[str, str]]:
+    """A form's choices of clock where only the named paces are offered: "" for the time
+    per move (labelled ``per_move_label``), then each pace."""
+    return [("", per_move_label)] + [(p.key, p.label) for p in _PACES]

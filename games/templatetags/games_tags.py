@@ -8,7 +8,7 @@ from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from games import clock, extend, fragments, jinja, text
 from games.actions import compact_json
@@ -194,7 +194,7 @@ def countdown(seconds: int) -> str:
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
     clock_text = f"{hours:02d}:{minutes:02d}:{secs:02d}"
-    return f"{days} {_('d')} {clock_text}" if days else clock_text
+    return f"{days} {pgettext('days, abbreviated', 'd')} {clock_text}" if days else clock_text
 
 
 @register.filter
@@ -206,3 +206,10 @@ def clock_text(game) -> str:
             "n": game.time_limit_days
         }
     return _("bank: %(pace)s") % {"pace": clock.pace_text(pace)}
+
+
+@register.filter
+def pace_label(key: str) -> str:
+    """A named pace (a tournament's, a ladder's) in words."""
+    found = clock.named(key)
+    return found.label if found else ""

@@ -96,3 +96,45 @@ def test_games_without_a_bank_keep_their_time_per_move(count_kind):
         assert game.deadline == FRIDAY + 5 * H + timedelta(days=3)
         assert not game.has_bank
         assert list(game.seats.values_list("bank", "bank_since")) == [(None, None)] * 2
+
+
+@pytest.mark.django_db
+def test_the_create_form_offers_named_paces_and_a_bank_of_ones_own(client, count_kind):
+    client.force_login(UserFactory())
+    form = client.get("/new/count/").content.decode()
+    assert "Live: 1" in form and 'name="bank_start"' in form and 'name="weekends_off"' in form
+    base = {"title": "Paced", "players": 2, "time_limit_days": 3, "option_target": "10"}
+    client.post("/new/count/", {**base, "clock": "live", "weekends_off": "on"})
+    live = Game.objects.get()
+    assert (live.bank_start, live.bank_increment, live.bank_cap) == (24 * H, 4 * H, 72 * H)
+    assert live.weekends_off
+    client.post(
+        "/new/count/",
+        {
+            **base,
+            "clock": "custom",
+            "bank_start": "1:30",
+            "bank_increment": "0:10",
+            "bank_cap": "3",
+        },
+    )
+    own = Game.objects.exclude(pk=live.pk).get()
+    assert (own.bank_start, own.bank_increment, own.bank_cap) == (90 * M, 10 * M, 3 * H)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "clock, extra, error",
+    [
+        ("custom", {"bank_start": "0:59"}, "at least one hour"),
+        ("custom", {"bank_start": "5", "bank_cap": "4"}, "cannot be less than its start"),
+        ("custom", {"bank_start": "ten"}, "hours and minutes as 1:30"),
+        ("per_move", {"weekends_off": "on"}, "Weekends off need a clock with a bank"),
+    ],
+)
+def test_a_bank_that_cannot_be_is_refused_and_nothing_made(client, count_kind, clock, extra, error):
+    client.force_login(UserFactory())
+    base = {"title": "Paced", "players": 2, "time_limit_days": 3, "option_target": "10"}
+    page = client.post("/new/count/", {**base, "clock": clock, **extra})
+    assert page.status_code == 200 and error in page.content.decode()
+    assert not Game.objects.exists()
