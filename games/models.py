@@ -133,6 +133,13 @@ class Game(models.Model):
                 name="game_substitute",
                 condition=models.Q(status="active", timeout_policy="substitute"),
             ),
+            # The deadline sweep: overdue running games, and stopped clocks (deadline NULL),
+            # without reading every running game (bench/sweep_deadlines.py).
+            models.Index(
+                fields=["deadline"],
+                name="game_running_deadline",
+                condition=models.Q(status="active"),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -8,8 +8,16 @@ import zoneinfo
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
+from django.utils import timezone
+
 from . import bank as rules
 from .bank import Bank, Pace
+
+
+def clock_minute() -> datetime:
+    """Now, to the minute: a page draws the banks as of it, so that a page cached within
+    the minute is the page drawn afresh (its key holds the minute)."""
+    return timezone.now().replace(second=0, microsecond=0)
 
 
 def pace_of(game) -> Pace | None:

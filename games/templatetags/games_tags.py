@@ -12,6 +12,7 @@ from django.utils.translation import ngettext, pgettext
 
 from games import clock, extend, fragments, jinja, text
 from games.actions import compact_json
+from games.clock.seats import clock_minute
 from games.models import Game
 
 register = template.Library()
@@ -180,7 +181,7 @@ def fragment(parser, token):
 def seat_clock(game, seat):
     """A seat's clock as the page draws it (``games.clock.clock_state``), with the time
     left as a countdown reads it; the browser counts on from there (static/js/clock.js)."""
-    state = clock.clock_state(game, seat, timezone.now())
+    state = clock.clock_state(game, seat, clock_minute())
     seconds = state["seconds_left"]
     state["countdown"] = "" if seconds is None else countdown(seconds)
     state["words"] = "" if seconds is None else clock.duration(timedelta(seconds=seconds))
