@@ -29,13 +29,13 @@ from games import deadlines, play, registry  # noqa: E402
 from games.clock import Pace, named  # noqa: E402
 from games.models import Game, Seat  # noqa: E402
 
-PLAYERS = 200
 BATCH = 5000
 
 
-def players() -> list[User]:
-    users = [User(username=f"sweep{i}", email=f"s{i}@example.com") for i in range(PLAYERS)]
-    users = User.objects.bulk_create(users)
+def players(count: int) -> list[User]:
+    """``count`` players, made before any game: the same players at every size."""
+    users = [User(username=f"sweep{i}", email=f"s{i}@example.com") for i in range(count)]
+    users = User.objects.bulk_create(users, batch_size=BATCH)
     # A few players away: the sweep stops their games' clocks on the first pass.
     User.objects.filter(pk__in=[u.pk for u in users[:5]]).update(
         vacation_until=timezone.localdate() + timedelta(days=5)
@@ -73,7 +73,7 @@ def add_games(users: list[User], start: int, stop: int) -> None:
         for n, game in zip(numbers, games, strict=True):
             # Nobody on vacation moves in the bulk games: the first pass is the same
             # work at every size (the games ``vacationers`` makes through play).
-            a, b = users[5 + n % (PLAYERS - 5)], users[5 + (n + 1) % (PLAYERS - 5)]
+            a, b = users[5 + n % (len(users) - 5)], users[5 + (n + 1) % (len(users) - 5)]
             bank = live.start if game.bank_start else None
             seats += [
                 Seat(game=game, user=a, person=a, number=0, to_move=True, to_move_since=now,
@@ -127,7 +127,7 @@ def timeout_pass(count: int) -> float:
 def main(small: int, large: int) -> None:
     call_command("migrate", verbosity=0)
     print(f"database: {connection.vendor}")
-    users = players()
+    users = players(max(200, large // 4))  # about eight running games a player
     start = time.perf_counter()
     add_games(users, 0, small)
     vacationers(users, 20)

@@ -140,6 +140,12 @@ class Game(models.Model):
                 name="game_running_deadline",
                 condition=models.Q(status="active"),
             ),
+            # ... and agreed pauses that have come to their end.
+            models.Index(
+                fields=["paused_until"],
+                name="game_pause_end",
+                condition=models.Q(status="active", paused_until__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:

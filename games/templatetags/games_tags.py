@@ -214,3 +214,9 @@ def pace_label(key: str) -> str:
     """A named pace (a tournament's, a ladder's) in words."""
     found = clock.named(key)
     return found.label if found else ""
+
+
+@register.filter
+def seat_deadline(seat):
+    """When the seat's time runs out: its own bank's end, or the game's deadline."""
+    return clock.seats.deadline_of(seat.game, seat) or seat.game.deadline

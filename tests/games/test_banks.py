@@ -5,11 +5,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.core import mail
 
-from games import deadlines, play
+from games import deadlines, ical, play
 from games.clock import Pace
 from games.models import Game
-from notify import reminders
+from notify import delivery, reminders
 from notify.models import Notification
 from tests.factories import UserFactory
 
@@ -64,6 +65,11 @@ def test_a_game_of_hours_on_banks(client, count_kind):
         assert reminders.queue_reminders() == 1
         reminder = Notification.objects.get(kind=Notification.Kind.REMINDER)
         assert reminder.user == first
+        delivery.drain()
+        [sent] = [m for m in mail.outbox if m.subject.startswith("Reminder")]
+        assert "(5\xa0hours, 25\xa0minutes left)" in sent.body  # the bank's time, not Monday's
+        # The calendar's event: when the bank runs out, after the weekend.
+        assert b"DTSTART:20270308T001500Z" in ical.build(first)
 
         clock.move_to(monday - 1 * H)  # Sunday evening: the bank stood all weekend
         page = client.get(f"/g/{game.pk}/")
