@@ -5,7 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import vacation
+from games.clock import vacation
 from notify import outbox
 from notify.compose import SEEN_RECENTLY
 

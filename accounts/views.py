@@ -7,8 +7,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from games import ical, lists, vacation
+from games import ical, lists
 from games.archive_search import ArchiveSearch
+from games.clock import vacation
 from notify import settings_page
 
 from .forms import SettingsForm

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import play, registry, signals
+from games import clock, play, registry, signals
 from games.models import Game, Seat
 
 from .models import Rematch, RematchAnswer
@@ -123,6 +123,8 @@ def _start(game: Game, rematch: Rematch, players: list) -> None:
         private=game.private,
         timeout_policy=game.timeout_policy,
         vacation_allowed=game.vacation_allowed,
+        pace=clock.pace_of(game),  # the same clock: a bank's pace and weekends off too
+        weekends_off=game.weekends_off,
     )
     for person in players:
         if person.pk != proposer.pk:

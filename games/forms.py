@@ -4,6 +4,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from . import extend
+from .clock.fields import ClockFields
 from .models import Game
 
 # The days of agreed pauses (games.pause) a creator may allow a game in all.
@@ -59,7 +60,7 @@ class TitleOptions:
         return {name: self.cleaned_data[f"option_{name}"] for name in self.option_names}
 
 
-class NewGameForm(TitleOptions, forms.Form):
+class NewGameForm(TitleOptions, ClockFields, forms.Form):
     """The fields every game has, plus one field per option of the engine's schema."""
 
     title = forms.CharField(label=_("Title"), max_length=80)
@@ -116,6 +117,16 @@ class NewGameForm(TitleOptions, forms.Form):
             (d, days_label(d) if d else _("none")) for d in PAUSE_DAY_CHOICES
         ]
         self.fields["title"].initial = gettext(engine.name)
+        self.add_clock_fields()
+        clock = [
+            "time_limit_days",
+            "clock",
+            "bank_start",
+            "bank_increment",
+            "bank_cap",
+            "weekends_off",
+        ]
+        self.order_fields([*self.fields][: [*self.fields].index("time_limit_days")] + clock)
         # Seat 1 is the creator's; seats past the chosen number of players are ignored.
         self.computer_names = []
         computers = extend.computer_players()
@@ -153,6 +164,7 @@ class NewGameForm(TitleOptions, forms.Form):
 
     def clean(self):
         data = super().clean()
+        self.clean_clock_fields(data)
         if "players" in data and not self.errors:
             try:
                 self.engine.validate_options(data["players"], self.options())

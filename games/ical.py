@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from .clock import seats as clock
 from .models import CalendarKey, Game, Seat, new_calendar_secret
 
 SALT = "games.calendar"
@@ -69,7 +70,7 @@ def build(user) -> bytes:
         Seat.objects.filter(
             user=user, ended_at=None, game__status=Game.Status.ACTIVE, game__deadline__isnull=False
         )
-        .select_related("game")
+        .select_related("game", "user")
         .order_by("game__deadline", "game_id")
     )
     with translation.override(user.language or settings.LANGUAGE_CODE):
@@ -88,7 +89,8 @@ def build(user) -> bytes:
             # One UID per game: a calendar moves the event when the deadline moves.
             event.add("uid", f"game-{game.pk}-deadline@{host}")
             event.add("dtstamp", now)
-            event.add("dtstart", game.deadline)
+            # With banks: when the player's own bank runs out (another's, while they wait).
+            event.add("dtstart", (seat.to_move and clock.deadline_of(game, seat)) or game.deadline)
             event.add("summary", summary)
             event.add("description", f"{game.kind_name} · {url}")
             event.add("url", url)

@@ -76,6 +76,14 @@ class Game(models.Model):
         default=TimeoutPolicy.LOSE,
     )
     vacation_allowed = models.BooleanField(_("vacation stops the clock"), default=True)
+    # A bank per seat (games.clock): the time each seat starts with, what each of its
+    # turns adds, and the most it may hold. None: the fixed time per move above (every
+    # game created before banks existed keeps that clock).
+    bank_start = models.DurationField(null=True, blank=True)
+    bank_increment = models.DurationField(null=True, blank=True)
+    bank_cap = models.DurationField(null=True, blank=True)
+    # The clock does not run on Saturday and Sunday in each player's own time zone.
+    weekends_off = models.BooleanField(_("weekends off"), default=False)
     # While everyone who must move is on vacation the clock stands still:
     # deadline is None and this holds the time that was left.
     paused_remaining = models.DurationField(null=True, blank=True)
@@ -139,6 +147,19 @@ class Game(models.Model):
                 fields=["private", "created_at"],
                 name="game_substitute",
                 condition=models.Q(status="active", timeout_policy="substitute"),
+            ),
+            # The deadline sweep: overdue running games, and stopped clocks (deadline NULL),
+            # without reading every running game (bench/sweep_deadlines.py).
+            models.Index(
+                fields=["deadline"],
+                name="game_running_deadline",
+                condition=models.Q(status="active"),
+            ),
+            # ... and agreed pauses that have come to their end.
+            models.Index(
+                fields=["paused_until"],
+                name="game_pause_end",
+                condition=models.Q(status="active", paused_until__isnull=False),
             ),
         ]
 
@@ -245,6 +266,11 @@ class Game(models.Model):
         return self.status == self.Status.FINISHED
 
     @property
+    def has_bank(self) -> bool:
+        """Each seat has a bank of time (games.clock), not the game a time per move."""
+        return self.bank_start is not None
+
+    @property
     def clock_paused(self) -> bool:
         return self.status == self.Status.ACTIVE and self.paused_remaining is not None
 
@@ -300,6 +326,10 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
     to_move = models.BooleanField(default=False)
     to_move_since = models.DateTimeField(null=True, blank=True)
+    # A game with banks (Game.bank_start): the seat's time left as of ``bank_since``,
+    # which is set while the bank runs (the seat is to move and nothing stops the clock).
+    bank = models.DurationField(null=True, blank=True)
+    bank_since = models.DateTimeField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
     # The player a computer player stands in for (policy STAND_IN): they may take the seat back.
     stood_in_for = models.ForeignKey(

@@ -66,6 +66,7 @@ from django.utils import timezone, translation
 from django.utils.timesince import timeuntil
 
 from . import extend, facts, fragments, lists, release, since
+from .clock.seats import clock_minute
 from .fragments import CSRF_MARK, REQUEST_ID_MARK
 from .models import Game, Seat
 from .rows import planned_cursor
@@ -160,6 +161,8 @@ def page_key(request, game: Game) -> str | None:
         "htmx": request.headers.get("HX-Request", ""),
         "server": type(request).__name__,  # ASGI or WSGI: live streams need ASGI
         "left": timeuntil(game.deadline) if game.deadline else "",
+        # The banks are drawn as of the minute (the browser counts on from there).
+        "minute": clock_minute().isoformat() if game.bank_start is not None else "",
         "today": str(timezone.localdate()),
     }
     blob = json.dumps(named, default=str, sort_keys=True)

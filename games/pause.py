@@ -13,32 +13,20 @@ agreed pauses in all (chosen at creation); each one counts with the days it last
 
 from __future__ import annotations
 
-import math
 from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .clock import running
+from .clock.deadlines import pauses_due as due
+from .clock.pause import days_for as _days
+from .clock.pause import days_left, days_used, given_back
 from .models import Game, Pause
 from .play import PlayError, _away, _movers, locked
 
-DAY = timedelta(days=1)
-
-
-def _days(span: timedelta) -> int:
-    """Days a pause of ``span`` counts for: every begun day."""
-    return math.ceil(span / DAY) if span > timedelta(0) else 0
-
-
-def days_used(game: Game) -> int:
-    """The days of agreed pauses ``game`` has used: each ended pause as long as it
-    lasted, the one in force as long as it was agreed."""
-    return game.pause_days_used
-
-
-def days_left(game: Game) -> int:
-    return max(game.pause_days - game.pause_days_used, 0)
+__all__ = ["check_until", "days_left", "days_used", "due", "end", "end_due", "end_now", "start"]
 
 
 def check_until(game: Game, until: datetime) -> None:
@@ -56,7 +44,8 @@ def check_until(game: Game, until: datetime) -> None:
             _("This game has %(n)d days of agreed pauses left; choose an earlier date.")
             % {"n": left}
         )
-    if game.deadline is not None and game.deadline <= now:
+    movers = _movers(game)
+    if game.deadline is not None and running.time_left(game, movers, now) <= timedelta(0):
         raise PlayError(_("The time for this move has run out already."), 409)
 
 
@@ -64,11 +53,7 @@ def start(game: Game, until: datetime) -> None:
     """Stop the locked, running ``game``'s clock until ``until`` (all have agreed)."""
     check_until(game, until)
     now = timezone.now()
-    if game.deadline is not None:
-        game.paused_remaining = game.deadline - now
-        game.deadline = None
-    elif game.paused_remaining is None:  # a running game always has one of the two
-        game.paused_remaining = timedelta(days=game.time_limit_days)
+    running.stop(game, list(game.seats.select_related("user")), now)
     game.paused_until = until
     game.pause_days_used += _days(until - now)
     game.version += 1
@@ -87,16 +72,15 @@ def end(game: Game, how: str) -> None:
     now = timezone.now()
     for pause in Pause.objects.filter(game=game, ended_at=None):
         # An early end gives back the days agreed but not used.
-        lasted, agreed = _days(now - pause.began_at), _days(pause.until - pause.began_at)
-        game.pause_days_used = max(game.pause_days_used - max(agreed - lasted, 0), 0)
+        back = given_back(pause.began_at, pause.until, now)
+        game.pause_days_used = max(game.pause_days_used - back, 0)
         pause.ended_at, pause.ended = now, how
         pause.save(update_fields=["ended_at", "ended"])
     game.paused_until = None
-    left = game.paused_remaining
-    if left is None:
-        left = timedelta(days=game.time_limit_days)
-    if not game.open_seats and not (_away(game, _movers(game)) and left > timedelta(0)):
-        game.deadline, game.paused_remaining = now + left, None
+    movers = _movers(game)
+    left = running.time_left(game, movers, now)
+    if not game.open_seats and not (_away(game, movers) and left > timedelta(0)):
+        running.restart(game, list(game.seats.select_related("user")), now)
     game.version += 1
     game.save(
         update_fields=["deadline", "paused_remaining", "paused_until", "pause_days_used", "version"]
@@ -109,16 +93,6 @@ def end_now(game_id: int, how: str) -> Game:
         game = locked(game_id)
         end(game, how)
     return game
-
-
-def due(now: datetime | None = None) -> list[int]:
-    """Running games whose agreed pause has come to its end."""
-    now = now or timezone.now()
-    return list(
-        Game.objects.filter(status=Game.Status.ACTIVE, paused_until__lte=now)
-        .order_by("paused_until", "pk")
-        .values_list("pk", flat=True)
-    )
 
 
 def end_due(game_id: int) -> bool:

@@ -21,6 +21,9 @@ from django.utils.translation import gettext as _
 from enginekit import N_, IllegalAction, msg
 
 from . import extend, lists, premoves, replay, signals, since, text
+from .clock import running
+from .clock import seats as banks
+from .clock.bank import Pace
 from .models import ChatMessage, Game, Move, Pause, Seat
 from .pages import view_token
 from .rows import RowReader, read_seats
@@ -135,6 +138,8 @@ def create_game(
     computer_players: list[str] | tuple[str, ...] = (),
     pause_days: int | None = None,
     rated: bool = True,
+    pace: Pace | None = None,
+    weekends_off: bool = False,
 ) -> Game:
     """A new game with ``user`` in the first seat and a computer player of each
     strength in ``computer_players`` in the next ones; it starts at once if
@@ -165,6 +170,7 @@ def create_game(
             computer_played=bool(computer_players),
             rated=rated,
             **({"pause_days": pause_days} if pause_days is not None else {}),
+            **_clock_fields(pace, weekends_off),
         )
         _announce_after_commit(game, None)  # the players' lists and badges show it
         Seat.objects.create(game=game, user=user)
@@ -178,6 +184,20 @@ def create_game(
     return game
 
 
+def _clock_fields(pace: Pace | None, weekends_off: bool) -> dict:
+    """A game's clock columns: a bank per seat at ``pace``, or the time per move."""
+    if pace is None:
+        if weekends_off:
+            raise PlayError(_("Weekends off need a clock with a bank of time."))
+        return {}
+    return {
+        "bank_start": pace.start,
+        "bank_increment": pace.increment,
+        "bank_cap": pace.cap,
+        "weekends_off": weekends_off,
+    }
+
+
 def create_seated_game(
     kind,
     users: list,
@@ -188,6 +208,8 @@ def create_seated_game(
     timeout_policy: str = Game.TimeoutPolicy.LOSE,
     vacation_allowed: bool = True,
     created_by=None,
+    pace: Pace | None = None,
+    weekends_off: bool = False,
 ) -> Game:
     """A public game that starts at once with ``users[n]`` in seat ``n``.
 
@@ -216,6 +238,7 @@ def create_seated_game(
             timeout_policy=timeout_policy,
             vacation_allowed=vacation_allowed,
             computer_played=any(user.is_bot for user in users),
+            **_clock_fields(pace, weekends_off),
         )
         _announce_after_commit(game, None)  # the players' lists and badges show it
         for number, user in enumerate(users):
@@ -301,6 +324,7 @@ def _after_change(
     result = engine.result(state)
     active = set() if result is not None else set(engine.active_seats(state))
     began = []
+    ended = set()
     movers = []
     if seats is None:
         seats = list(game.seats.select_related("user"))
@@ -314,8 +338,25 @@ def _after_change(
             seat.save(update_fields=["to_move", "to_move_since"])
             if to_move:
                 began.append(seat)
+            else:
+                ended.add(seat.number)
     if result is not None:
         _finish(game, result)
+        return
+    taken = {seat.number for seat in seats}
+    open_seats = any(n not in taken for n in range(game.players))
+    if game.has_bank:
+        # Each seat's bank (games.clock): it runs while the seat is to move, a handed-on
+        # turn adds the increment; the same things stop it as stop the time per move.
+        banks.settle(game, seats, now, ended=ended, stopped=bool(open_seats or game.paused_until))
+        left = running.time_left(game, movers, now)
+        if not open_seats and not game.paused_until and _away(game, movers) and left:
+            running.stop(game, seats, now)
+        game.save()
+        if began:
+            signals.turn_started.send(
+                sender=Game, game=game, seats=began, move_count=game.move_count
+            )
         return
     if began or moved_on or (game.deadline is None and game.paused_remaining is None):
         left = timedelta(days=game.time_limit_days)
@@ -325,8 +366,6 @@ def _after_change(
         left = game.paused_remaining
     # A seat waiting for a substitute stops the clock, and so do an agreed pause
     # (games.pause) and a vacation (unless the time had already run out).
-    taken = {seat.number for seat in seats}
-    open_seats = any(n not in taken for n in range(game.players))
     if open_seats or game.paused_until or (_away(game, movers) and left > timedelta(0)):
         game.deadline, game.paused_remaining = None, left
     else:
@@ -589,19 +628,15 @@ def sync_clock(game_id: int) -> str | None:
         if game.paused_until is not None:
             return None  # stopped by agreement; games.pause restarts it
         now = timezone.now()
-        away = _away(game, _movers(game))
-        if away and game.deadline is not None and game.deadline > now:
+        movers = _movers(game)
+        away = _away(game, movers)
+        if away and game.deadline is not None and running.time_left(game, movers, now):
             # Late already when the vacation began: no pause, the timeout applies.
-            game.paused_remaining = game.deadline - now
-            game.deadline = None
+            running.stop(game, list(game.seats.select_related("user")), now)
             game.save(update_fields=["deadline", "paused_remaining"])
             return "paused"
         if not away and game.deadline is None:
-            left = game.paused_remaining
-            if left is None:  # a running game always has one of the two; repair if not
-                left = timedelta(days=game.time_limit_days)
-            game.deadline = now + left
-            game.paused_remaining = None
+            running.restart(game, list(game.seats.select_related("user")), now)
             game.save(update_fields=["deadline", "paused_remaining"])
             return "resumed"
     return None
@@ -645,6 +680,9 @@ def time_out(game_id: int, expected_deadline) -> str | None:
         ):
             return None
         movers = _movers(game)
+        if game.has_bank:
+            # Only the seats whose own bank ran out are late.
+            movers = banks.late(game, movers, now)
         if not movers:
             return None
         late = [seat.number for seat in movers]
@@ -712,6 +750,9 @@ def _stand_in(game: Game, numbers: list[int], reclaimable: bool = True) -> bool:
         return False
     seated = [seat.user_id for seat in seats]
     for seat in late:
+        if seat.bank is not None:  # a computer starts with a fresh bank
+            seat.bank = seat.bank_since = None
+            seat.save(update_fields=["bank", "bank_since"])
         if seat.user.is_bot:
             continue
         bot = computers.account(computers.stand_in_strength, seated)
@@ -778,8 +819,11 @@ def _open_seats(game: Game, late: list[Seat]) -> None:
         seat.vacated, seat.ended_at = True, left_at
         seat.to_move, seat.to_move_since = False, None
         seat.save(update_fields=["vacated", "ended_at", "to_move", "to_move_since"])
-    game.deadline = None
-    game.paused_remaining = timedelta(days=game.time_limit_days)
+    if game.has_bank:
+        running.stop(game, list(game.seats.select_related("user")), left_at)
+    else:
+        game.deadline = None
+        game.paused_remaining = timedelta(days=game.time_limit_days)
     game.save()
 
 

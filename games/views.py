@@ -65,6 +65,8 @@ def new_game(request, kind):
             vacation_allowed=data["vacation_allowed"],
             computer_players=form.computer_players(),
             pause_days=data["pause_days"],
+            pace=data["pace"],
+            weekends_off=data["weekends_off"],
         )
         return redirect(game)
     return render(request, "games/new_game.html", {"form": form, "kind": game_kind})

@@ -48,7 +48,8 @@ class LobbyFilter(forms.Form):
         if data.get("players"):
             games = games.filter(players=data["players"])
         if data.get("time_limit"):
-            games = games.filter(time_limit_days=data["time_limit"])
+            # A game on banks keeps a time per move it does not use.
+            games = games.filter(time_limit_days=data["time_limit"], bank_start__isnull=True)
         return games
 
     @property

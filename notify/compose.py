@@ -22,6 +22,8 @@ from agreements.models import Request
 from community import rematch
 from community.models import Rematch
 from games import catchup, replay, text
+from games.clock import duration
+from games.clock import seats as clock
 from games.models import Game, Premove, Seat
 from games.numbering import numbering
 from lobby.models import Invitation
@@ -192,16 +194,30 @@ def replay_url(game: Game, seat: int, move_count: int) -> str:
     return absolute(f"{reverse('game_replay', args=[game.pk])}?since={since}")
 
 
+def _deadline(game: Game, seat: Seat, now: datetime.datetime) -> dict[str, Any]:
+    """When the seat's time runs out and how much it has left, in words ("1 day, 3
+    hours"): its bank's time (which weekends off do not spend), or the time to the
+    game's deadline."""
+    deadline = clock.deadline_of(game, seat)
+    if deadline is None:
+        return {"deadline": None, "left": ""}
+    if game.has_bank:
+        left = clock.left(game, seat, now)
+    else:
+        left = deadline - now
+    return {"deadline": deadline, "left": duration(left)}
+
+
 def _turn(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     _mail_wanted(row, "notify_turn", "turn e-mails off")
-    _current_turn(row, now)
+    seat = _current_turn(row, now)
     game = row.game
     since = since_last_turn(game, row.seat, row.move_count or 0)
     return {
         "game": game,
         "since": since,
         "replay_url": replay_url(game, row.seat, row.move_count or 0) if since else "",
-        "deadline": game.deadline,
+        **_deadline(game, seat, now),
     }
 
 
@@ -210,15 +226,16 @@ def _reminder(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     seat = _current_turn(row, now)
     if practice.is_practice(row.game):
         raise Skip("practice game")  # no nagging at leisure; the last warning still goes
-    return {"game": row.game, "since": seat.to_move_since, "deadline": row.game.deadline}
+    return {"game": row.game, "since": seat.to_move_since, **_deadline(row.game, seat, now)}
 
 
 def _last_warning(row: Notification, now: datetime.datetime) -> dict[str, Any]:
     _mail_wanted(row, "notify_last_warning", "warnings off")
-    _current_turn(row, now)
-    if row.game.deadline is None or row.game.deadline <= now:
+    seat = _current_turn(row, now)
+    context = _deadline(row.game, seat, now)
+    if context["deadline"] is None or context["deadline"] <= now:
         raise Skip("no deadline")
-    return {"game": row.game, "deadline": row.game.deadline}
+    return {"game": row.game, **context}
 
 
 def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
@@ -248,7 +265,7 @@ def _game_started(row: Notification, now: datetime.datetime) -> dict[str, Any]:
         "players": [s.user.name for s in seats],
         "to_move": [s.user.name for s in seats if s.to_move],
         "my_turn": mine is not None,
-        "deadline": game.deadline if mine is not None else None,
+        **(_deadline(game, mine, now) if mine is not None else {"deadline": None}),
         "covers": covers,
         "competition": competition,
         "competition_url": absolute(competition.url) if competition else "",
@@ -431,7 +448,7 @@ def _premove_dropped(row: Notification, now: datetime.datetime) -> dict[str, Any
         "game": game,
         "reason": text.render(queue.dropped, names),
         "queued": [text.render(item["label"], names) for item in queue.actions],
-        "deadline": game.deadline,
+        **_deadline(game, seat, now),
         "covers": [t.pk for t in _claim(turn, now)],
     }
 

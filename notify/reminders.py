@@ -11,6 +11,7 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from games.clock import seats as clock
 from games.models import Game, Seat
 
 from . import outbox, pings, schedule
@@ -34,11 +35,16 @@ def candidates(now: datetime.datetime) -> list[tuple[str, Seat]]:
     for seat in seats:
         user, game = seat.user, seat.game
         hours = user.notify_reminder_hours
-        if hours and seat.to_move_since <= now - datetime.timedelta(hours=hours):
+        # A bank's reminder follows it: at the latest halfway through the time left.
+        halfway = clock.reminder_due_at(game, seat)
+        if hours and (
+            seat.to_move_since <= now - datetime.timedelta(hours=hours)
+            or (halfway is not None and halfway <= now)
+        ):
             found.append((Notification.Kind.REMINDER, seat))
-        if user.notify_last_warning and game.deadline and game.deadline > now:
-            quarter = datetime.timedelta(days=game.time_limit_days) / 4
-            if game.deadline - now <= quarter:
+        deadline = clock.deadline_of(game, seat)
+        if user.notify_last_warning and deadline and deadline > now:
+            if deadline - now <= clock.warning_window(game):
                 found.append((Notification.Kind.LAST_WARNING, seat))
     return found
 
@@ -63,7 +69,8 @@ def queue_reminders(now: datetime.datetime | None = None) -> int:
             "turn_since": seat.to_move_since,
         }
         # Held by quiet hours it would come too late to be of use: it goes now.
-        urgent = game.deadline - WARNING_MARGIN if kind == Notification.Kind.LAST_WARNING else None
+        deadline = clock.deadline_of(game, seat)
+        urgent = deadline - WARNING_MARGIN if kind == Notification.Kind.LAST_WARNING else None
         with transaction.atomic():
             if key not in known and user.email:
                 due = schedule.send_time(user, now)

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.clock.paces import choices as pace_choices
 from games.forms import TitleOptions, add_option_fields, days_label
 from games.models import Game
 
@@ -51,6 +52,7 @@ class TournamentForm(TitleOptions, forms.Form):
         required=False,
     )
     time_limit_days = forms.TypedChoiceField(label=_("Time per move"), coerce=int, initial=3)
+    pace = forms.ChoiceField(label=_("Clock"), required=False)
     timeout_policy = forms.ChoiceField(
         label=_("When a player runs out of time"),
         choices=Game.TimeoutPolicy.choices,
@@ -78,6 +80,7 @@ class TournamentForm(TitleOptions, forms.Form):
         self.fields["time_limit_days"].choices = [
             (d, days_label(d)) for d in settings.GAME_TIME_LIMIT_DAYS
         ]
+        self.fields["pace"].choices = pace_choices(gettext("A fixed time per move (chosen above)"))
         self.fields["signup_days"].choices = [(d, days_label(d)) for d in SIGNUP_DAYS]
         self.fields["name"].initial = gettext("%(title)s tournament") % {
             "title": gettext(engine.name)
@@ -136,6 +139,7 @@ class TournamentForm(TitleOptions, forms.Form):
             "every_seating": data["every_seating"],
             "finals": data["finals"],
             "time_limit_days": data["time_limit_days"],
+            "pace": data.get("pace") or "",
             "timeout_policy": data["timeout_policy"],
             "withdrawal": data["withdrawal"],
             "min_entrants": data["min_entrants"],

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
-from games import extend, play, registry
+from games import clock, extend, play, registry
 from games.models import Game, Seat
 
 from . import queue
@@ -132,6 +132,7 @@ def pair(ladder_id: int) -> list[Game]:
                 options=ladder.options,
                 time_limit_days=ladder.time_limit_days,
                 timeout_policy=ladder.timeout_policy,
+                pace=clock.pace_for(ladder.pace),
             )
             LadderGame.objects.create(ladder=ladder, game=game)
             made.append(game)

@@ -40,6 +40,8 @@ class Tournament(models.Model):
     options = models.JSONField(default=dict, blank=True)
     table_size = models.PositiveSmallIntegerField(_("players per table"))
     time_limit_days = models.PositiveSmallIntegerField(_("time per move (days)"), default=3)
+    # A named pace of banks (games.clock.paces) instead of the time per move; "" for none.
+    pace = models.CharField(_("pace"), max_length=12, blank=True, default="")
     timeout_policy = models.CharField(
         _("when time runs out"),
         max_length=10,
@@ -197,6 +199,8 @@ class Ladder(models.Model):
     options = models.JSONField(default=dict, blank=True)
     table_size = models.PositiveSmallIntegerField(_("players per table"), default=2)
     time_limit_days = models.PositiveSmallIntegerField(_("time per move (days)"), default=3)
+    # A named pace of banks (games.clock.paces) instead of the time per move; "" for none.
+    pace = models.CharField(_("pace"), max_length=12, blank=True, default="")
     timeout_policy = models.CharField(
         max_length=10, choices=Game.TimeoutPolicy.choices, default=Game.TimeoutPolicy.LOSE
     )

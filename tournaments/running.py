@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import extend, play, registry
+from games import clock, extend, play, registry
 from games.models import Game
 
 from . import queue, results
@@ -432,6 +432,7 @@ def _open_table(
         options=tournament.options,
         time_limit_days=tournament.time_limit_days,
         timeout_policy=tournament.timeout_policy,
+        pace=clock.pace_for(tournament.pace),
         created_by=tournament.created_by,
     )
     table.save()

@@ -1,3 +1,5 @@
+from datetime import timedelta
+
 from django import template
 from django.template.base import Template
 from django.template.loader import get_template
@@ -6,9 +8,11 @@ from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
-from games import extend, fragments, jinja, text
+from games import clock, extend, fragments, jinja, text
 from games.actions import compact_json
+from games.clock.seats import clock_minute
 from games.models import Game
 from games.numbering import line_names
 
@@ -175,3 +179,48 @@ def fragment(parser, token):
     nodelist = parser.parse(("endfragment",))
     parser.delete_first_token()
     return FragmentNode(bits[1][1:-1], nodelist)
+
+
+@register.simple_tag
+def seat_clock(game, seat):
+    """A seat's clock as the page draws it (``games.clock.clock_state``), with the time
+    left as a countdown reads it; the browser counts on from there (static/js/clock.js)."""
+    state = clock.clock_state(game, seat, clock_minute())
+    seconds = state["seconds_left"]
+    state["countdown"] = "" if seconds is None else countdown(seconds)
+    state["words"] = "" if seconds is None else clock.duration(timedelta(seconds=seconds))
+    state["until"] = state["stops_at"] or state["runs_out_at"]
+    return state
+
+
+def countdown(seconds: int) -> str:
+    """“1 d 03:12:45”: the same text static/js/clock.js writes each second."""
+    days, rest = divmod(max(int(seconds), 0), 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    clock_text = f"{hours:02d}:{minutes:02d}:{secs:02d}"
+    return f"{days} {pgettext('days, abbreviated', 'd')} {clock_text}" if days else clock_text
+
+
+@register.filter
+def clock_text(game) -> str:
+    """The game's clock in words: its bank's pace, or its time per move."""
+    pace = clock.pace_of(game)
+    if pace is None:
+        return ngettext("%(n)d day per move", "%(n)d days per move", game.time_limit_days) % {
+            "n": game.time_limit_days
+        }
+    return _("bank: %(pace)s") % {"pace": clock.pace_text(pace)}
+
+
+@register.filter
+def pace_label(key: str) -> str:
+    """A named pace (a tournament's, a ladder's) in words."""
+    found = clock.named(key)
+    return found.label if found else ""
+
+
+@register.filter
+def seat_deadline(seat):
+    """When the seat's time runs out: its own bank's end, or the game's deadline."""
+    return clock.seats.deadline_of(seat.game, seat) or seat.game.deadline

@@ -8,7 +8,8 @@ import time_machine
 
 from agreements import flows
 from agreements.models import Request
-from games import deadlines, pause, play, vacation
+from games import deadlines, pause, play
+from games.clock import vacation
 from games.models import Game, Pause
 from moderation import actions as moderation
 from moderation.models import AuditEntry

@@ -1,10 +1,13 @@
 """Rematch of a finished game and agreed cancellation of a running one."""
 
+from datetime import timedelta
+
 import pytest
 
 from community import cancel, rematch
 from community.models import CancelVote, PlayerStats, RatingChange, Rematch
 from games import play
+from games.clock import Pace
 from games.models import Game
 from tests.factories import UserFactory, running_game
 
@@ -139,3 +142,22 @@ def test_a_request_to_cancel_is_said_at_the_top_of_the_other_players_page(client
     cancel.vote(game.pk, first, False)
     client.force_login(second)
     assert "asks to cancel" not in client.get(f"/g/{game.pk}/").content.decode()
+
+
+def test_a_rematch_keeps_the_clock_of_the_game(count_kind):
+    a, b = UserFactory(), UserFactory()
+    pace = Pace(timedelta(hours=2), timedelta(minutes=10), timedelta(hours=3))
+    game = play.create_game(
+        a, count_kind, title="Banked", players=2, options={}, time_limit_days=3,
+        private=False, pace=pace, weekends_off=True,
+    )  # fmt: skip
+    play.join(game.pk, b)
+    finish_by_play(game)
+    rematch.answer(game.pk, a, True)
+    new = rematch.answer(game.pk, b, True).new_game
+    assert (new.bank_start, new.bank_increment, new.bank_cap) == (
+        pace.start,
+        pace.increment,
+        pace.cap,
+    )
+    assert new.weekends_off

@@ -5,7 +5,8 @@ from datetime import timedelta
 import pytest
 import time_machine
 
-from games import deadlines, play, vacation
+from games import deadlines, play
+from games.clock import vacation
 from games.models import Game, VacationDay
 from tests.factories import UserFactory
 

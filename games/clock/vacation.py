@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from .models import VacationDay
+from ..models import VacationDay
 
 
 def _days(first: date, last: date) -> list[date]:
