@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from games import extend
+from games.clock.paces import choices as pace_choices
 from games.forms import TitleOptions, add_option_fields, days_label
 
 from .tickets import Wish
@@ -29,6 +30,7 @@ class TicketForm(TitleOptions, forms.Form):
         label=_("Numbers of players I accept"), coerce=int, widget=forms.CheckboxSelectMultiple
     )
     time_limit_days = forms.TypedChoiceField(label=_("Time per move"), coerce=int, initial=3)
+    pace = forms.ChoiceField(label=_("Clock"), required=False)
     rated = forms.BooleanField(label=_("Rated game"), required=False, initial=True)
     min_rating = forms.IntegerField(
         label=_("Lowest rating of the others"),
@@ -63,6 +65,7 @@ class TicketForm(TitleOptions, forms.Form):
         self.fields["time_limit_days"].choices = [
             (d, days_label(d)) for d in settings.GAME_TIME_LIMIT_DAYS
         ]
+        self.fields["pace"].choices = pace_choices(gettext("A fixed time per move (chosen above)"))
         self.fields["lapse_days"].choices = [(d, days_label(d)) for d in LAPSE_DAYS]
         computers = extend.computer_players()
         if computers is None:
@@ -98,4 +101,5 @@ class TicketForm(TitleOptions, forms.Form):
             lapse_days=data["lapse_days"],
             computers_after_hours=data.get("computers_after_hours"),
             computer_strength=data.get("computer_strength") or "",
+            pace=data.get("pace") or "",
         )

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games import clock
 from games.models import Game
 
 
@@ -23,8 +24,10 @@ class Ticket(models.Model):
     options = models.JSONField(default=dict)
     # The numbers of players the ticket accepts, ascending.
     player_counts = models.JSONField(default=list)
-    # The pace: the game's time per move in days (one of GAME_TIME_LIMIT_DAYS).
+    # The pace: the game's time per move in days (one of GAME_TIME_LIMIT_DAYS), or a named
+    # pace of banks (games.clock.paces) when ``pace`` is set ("" for none).
     time_limit_days = models.PositiveSmallIntegerField()
+    pace = models.CharField(max_length=12, blank=True, default="")
     rated = models.BooleanField(default=True)
     # The ratings of the others at the table (None: any).
     min_rating = models.IntegerField(null=True, blank=True)
@@ -52,3 +55,9 @@ class Ticket(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} looking for {self.kind} ({self.status})"
+
+    @property
+    def pace_label(self) -> str:
+        """The named pace as the forms offer it ("" for the time per move)."""
+        found = clock.named(self.pace) if self.pace else None
+        return found.label if found else ""

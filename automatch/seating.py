@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
 
-from games import extend, play, registry
+from games import clock, extend, play, registry
 
 from . import matching, tickets
 from .models import Ticket
@@ -92,7 +92,10 @@ def _wants(rows) -> list[matching.Want]:
 def _table(ticket: Ticket) -> tuple:
     """What tickets must share to sit at one table."""
     options = tuple(sorted((str(k), repr(v)) for k, v in ticket.options.items()))
-    return (ticket.kind, options, ticket.time_limit_days, ticket.rated)
+    # A bank's pace decides the clock alone: tickets of one pace fit whatever per-move
+    # time their forms still held.
+    pace = ("pace", ticket.pace) if ticket.pace else ("days", ticket.time_limit_days)
+    return (ticket.kind, options, pace, ticket.rated)
 
 
 def _start(group: matching.Group, by_id: dict[int, Ticket], now):
@@ -115,6 +118,7 @@ def _start(group: matching.Group, by_id: dict[int, Ticket], now):
         players=group.players,
         options=first.options,
         time_limit_days=first.time_limit_days,
+        pace=clock.pace_for(first.pace),
         private=False,
         computer_players=[first.computer_strength] * group.computers,
         rated=first.rated and not group.computers,

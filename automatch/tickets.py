@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from games import extend, registry
+from games import clock, extend, registry
 from games.play import PlayError, refuse_blocked
 
 from .models import Ticket
@@ -49,6 +49,8 @@ class Wish:
     # Hours after which computer players may fill the table (None: never).
     computers_after_hours: int | None = None
     computer_strength: str = ""
+    # A named pace of banks (games.clock.paces); "": the time per move.
+    pace: str = ""
 
 
 def post(user, wish: Wish) -> Ticket:
@@ -64,6 +66,8 @@ def post(user, wish: Wish) -> Ticket:
         raise PlayError(_("Choose the numbers of players this game can have."))
     if wish.time_limit_days not in settings.GAME_TIME_LIMIT_DAYS:
         raise PlayError(_("Choose a time per move the site offers."))
+    if wish.pace and clock.pace_for(wish.pace) is None:
+        raise PlayError(_("Choose a clock the site offers."))
     low, high = wish.min_rating, wish.max_rating
     if low is not None and high is not None and low > high:
         raise PlayError(_("The lowest rating must not be above the highest."))
@@ -95,6 +99,7 @@ def post(user, wish: Wish) -> Ticket:
             options=options,
             player_counts=counts,
             time_limit_days=wish.time_limit_days,
+            pace=wish.pace,
             rated=wish.rated,
             min_rating=low,
             max_rating=high,

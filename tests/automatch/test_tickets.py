@@ -81,6 +81,26 @@ def test_tickets_that_do_not_fit_stay_apart(client, matching_now):
     assert answer.status_code == 204
 
 
+def test_tickets_of_one_pace_start_a_game_with_banks_and_other_clocks_stay_apart(
+    client, matching_now
+):
+    anna, ben, cleo, dora = (UserFactory() for _ in range(4))
+    matching_now(client, anna, pace="quick")
+    matching_now(client, cleo, pace="")  # a time per move: another clock
+    matching_now(client, dora, pace="slow")  # another pace
+    assert not Game.objects.exists()
+    assert "Slow: " in client.get("/automatch/").content.decode()  # Dora's ticket
+    matching_now(client, ben, pace="quick", time_limit_days="7")  # the pace decides
+    game = Game.objects.get()
+    assert {seat.user for seat in game.seats.all()} == {anna, ben}
+    assert (game.bank_start, game.bank_increment, game.bank_cap) == (
+        timedelta(hours=4),
+        timedelta(hours=1),
+        timedelta(hours=8),
+    )
+    assert Ticket.objects.filter(status="open").count() == 2
+
+
 def test_ratings_keep_tickets_apart_until_a_player_in_range_comes(client, matching_now):
     strong, weak, peer = UserFactory(), UserFactory(), UserFactory()
     for user, rating in [(strong, 1600), (weak, 900), (peer, 1550)]:
@@ -180,6 +200,7 @@ def test_the_lobby_counts_the_players_looking_per_title(client):
         {**FORM, "min_rating": "1500", "max_rating": "1000"},
         {**FORM, "computers_after_hours": "5"},
         {**FORM, "min_rating": "9" * 30},
+        {**FORM, "pace": "glacial"},
     ],
 )
 def test_a_bad_ticket_is_refused_and_changes_nothing(client, junk):
