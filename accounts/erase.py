@@ -42,6 +42,7 @@ from django.utils.translation import gettext as _
 
 from agreements import flows as agreements
 from agreements.models import Request
+from api.models import Token
 from community import rematch
 from community.models import CancelVote, Rematch
 from enginekit import N_, msg
@@ -228,7 +229,17 @@ def _forget(user) -> None:
     # Others' mentions of a line that is blank now: nothing left to tell them.
     Notification.objects.filter(chat_message__user=user, sent_at=None).delete()
     webhooks.delete()
-    for model in (PushDevice, Handle, Mute, CalendarKey, Premove, VacationDay, Receipt, CancelVote):
+    for model in (
+        PushDevice,
+        Handle,
+        Mute,
+        CalendarKey,
+        Premove,
+        VacationDay,
+        Receipt,
+        CancelVote,
+        Token,
+    ):
         model.objects.filter(user=user).delete()
     Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
     Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()

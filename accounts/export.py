@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from agreements.models import Answer, Request
+from api.models import Token
 from community.models import (
     CancelVote,
     Opponent,
@@ -90,6 +91,7 @@ COVERED = {
     "social.Follow": "follows",
     "social.Block": "blocks",
     "learn.Walkthrough": "walkthroughs",
+    "api.Token": "api_tokens (no secret: only its digest is kept, and that is left out too)",
 }
 LEFT_OUT = {
     "admin.LogEntry": "the staff's own edit log of the admin: about staff work, not the player",
@@ -237,6 +239,15 @@ def collect(user) -> tuple[dict[str, Any], dict[int, dict]]:
             "quiet_hours",
             "digest",
             "created_at",
+        ),
+        "api_tokens": _rows(
+            Token.objects.filter(user=user),
+            "name",
+            "scopes",
+            "hint",
+            "created_at",
+            "last_used_at",
+            "revoked_at",
         ),
         "webhooks": _rows(
             Webhook.objects.filter(user=user),
