@@ -2,7 +2,7 @@
 caller's own channel and the channels of their games, as the pages' streams.
 
 What travels is what the caller may know: ``my_turn`` (a game waits for their move),
-``game`` (a game of theirs moved on: its version), ``chat`` (a line was said in it:
+``game`` (a game of theirs moved on, or ended: its version), ``chat`` (a line was said in it:
 its chat count), ``invitation`` (someone invited them to a game). On connect, the turns
 and invitations that wait already. A program reads the game through the API then.
 A stream ends after ``LIVE_STREAM_SECONDS`` or when the caller's games changed (a new
@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.http import HttpResponse, StreamingHttpResponse
 from ninja import Router
 
-from games.models import Seat
+from games.models import Game, Seat
 from live import caps, channels, hub, streams
 from lobby.invites import pending_for
 
@@ -63,6 +64,9 @@ def news(user, known: Known) -> bytes:
             out += _event("game", {"game": game_id, "version": version})
         if before is not None and before[1] != chat_count:
             out += _event("chat", {"game": game_id, "chat_count": chat_count})
+    ended = set(known.games) - set(games)  # over, or the caller left it: told once more
+    for game_id, version in Game.objects.filter(pk__in=ended).values_list("pk", "version"):
+        out += _event("game", {"game": game_id, "version": version})
     for game_id in sorted(turns - known.turns):
         out += _event("my_turn", {"game": game_id})
     invitations = list(pending_for(user))
@@ -79,6 +83,15 @@ def news(user, known: Known) -> bytes:
     known.games, known.turns = games, turns
     known.invitations = {i.pk for i in invitations}
     return out
+
+
+def _news_between_requests(user, known: Known) -> bytes:
+    """``news`` from the stream after its request returned: in a thread no request
+    owns, whose database connection nothing else would close."""
+    try:
+        return news(user, known)
+    finally:
+        connection.close()
 
 
 @router.get("/events", response={200: None}, tags=["events"])
@@ -126,7 +139,7 @@ async def _events(stream: streams.Stream, user, known: Known, head: bytes):
                 continue
             items = [item, *stream.inbox.pending()]
             before = set(known.games)
-            out = await sync_to_async(news)(user, known)
+            out = await sync_to_async(_news_between_requests)(user, known)
             if out:
                 yield out
             if hub.END in items or set(known.games) - before:

@@ -58,6 +58,9 @@ def create(request, body: CreateGameIn):
         kind = registry.get(body.kind)
     except KeyError:
         raise ApiError(404, "not_found", "There is no such kind of game.") from None
+    # The options left out take their defaults, as the page's form offers them.
+    defaults = {spec["name"]: spec.get("default") for spec in kind.engine.options_schema()}
+    options = {**defaults, **body.options}
     fields = {
         "title": body.title or kind.engine.name,
         "players": body.players,
@@ -66,7 +69,7 @@ def create(request, body: CreateGameIn):
         "pause_days": body.pause_days,
         **({"private": "on"} if body.private else {}),
         **({"vacation_allowed": "on"} if body.vacation_allowed else {}),
-        **{f"option_{name}": _form_value(value) for name, value in body.options.items()},
+        **{f"option_{name}": _form_value(value) for name, value in options.items()},
         **{f"computer_{n + 2}": strength for n, strength in enumerate(body.computer_players)},
     }
     form = NewGameForm(kind.engine, fields)
@@ -95,6 +98,8 @@ def create(request, body: CreateGameIn):
 
 
 def _form_value(value) -> str:
+    if value is None:
+        return ""
     if isinstance(value, bool):
         return "on" if value else ""
     return str(value)
