@@ -34,7 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from agreements.models import Answer, Request
-from api.models import Token
+from api.models import BotAccount, Token
 from community.models import (
     CancelVote,
     Opponent,
@@ -91,6 +91,7 @@ COVERED = {
     "social.Follow": "follows",
     "social.Block": "blocks",
     "learn.Walkthrough": "walkthroughs",
+    "api.BotAccount": "bot_account",
     "api.Token": "api_tokens (no secret: only its digest is kept, and that is left out too)",
 }
 LEFT_OUT = {
@@ -240,6 +241,7 @@ def collect(user) -> tuple[dict[str, Any], dict[int, dict]]:
             "digest",
             "created_at",
         ),
+        "bot_account": _rows(BotAccount.objects.filter(user=user), "listed", "created_at"),
         "api_tokens": _rows(
             Token.objects.filter(user=user),
             "name",

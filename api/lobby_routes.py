@@ -11,7 +11,7 @@ from games.models import Game
 from lobby.listing import LobbyFilter, open_games
 from tournaments import ladders, lookup, running
 
-from . import reading
+from . import botaccounts, reading
 from .acting import once
 from .auth import need
 from .errors import ApiError, from_play_error
@@ -29,7 +29,7 @@ def me(request):
     return {
         "username": user.username,
         "name": user.name,
-        "bot": user.is_bot,
+        "bot": user.is_bot or botaccounts.is_bot_account(user),
         "token": {"name": token.name, "scopes": sorted(token.scope_set)},
     }
 

@@ -39,3 +39,17 @@ class Token(models.Model):
     @property
     def scope_set(self) -> frozenset[str]:
         return frozenset(self.scopes.split())
+
+
+class BotAccount(models.Model):
+    """An account that a program plays through the API (``api.botaccounts``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_account"
+    )
+    # Its person lets others challenge it (``GET /api/v1/bots``).
+    listed = models.BooleanField(_("listed for challenges"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"bot {self.user_id}"

@@ -11,6 +11,8 @@ from games.actions import BoardActions
 from games.models import Game, Seat
 from games.pages import BoardPage, board_page
 
+from . import botaccounts
+
 
 def _time(value) -> str | None:
     return value.isoformat() if value else None
@@ -18,12 +20,13 @@ def _time(value) -> str | None:
 
 def players(game: Game) -> list[dict[str, Any]]:
     seats = list(game.seats.all())  # prefetched by the lists
+    own_bots = botaccounts.bot_ids(s.user_id for s in seats)
     return [
         {
             "seat": seat.number if game.was_played else None,
             "username": seat.user.username,
             "name": seat.user.name,
-            "bot": seat.user.is_bot,
+            "bot": seat.user.is_bot or seat.user_id in own_bots,
         }
         for seat in sorted(seats, key=lambda s: s.number)
     ]

@@ -13,7 +13,7 @@ from django.http import Http404
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from . import events, game_routes, lobby_routes
+from . import bot_routes, events, game_routes, lobby_routes
 from .auth import TokenAuth
 from .errors import ApiError, body
 
@@ -37,6 +37,7 @@ api = Api(
 )
 api.add_router("", lobby_routes.router)
 api.add_router("", game_routes.router)
+api.add_router("", bot_routes.router)
 api.add_router("", events.router)
 
 

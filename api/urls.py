@@ -16,4 +16,6 @@ urlpatterns = [
     path("api/docs/", views.docs, name="api_docs"),
     path("settings/tokens/", views.tokens_view, name="api_tokens"),
     path("settings/tokens/<int:token_id>/revoke", views.revoke, name="api_token_revoke"),
+    path("settings/bot/", views.become_bot, name="become_bot"),
+    path("settings/bot/listed", views.list_bot, name="list_bot"),
 ]

@@ -7,13 +7,19 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import tokens
+from . import botaccounts, tokens
 from .forms import TokenForm
 
 
 def settings_context(user) -> dict:
     """What the settings page shows of the person's tokens."""
-    return {"api_tokens": list(tokens.live_tokens(user)), "token_form": TokenForm()}
+    bot = botaccounts.BotAccount.objects.filter(user=user).first()
+    return {
+        "api_tokens": list(tokens.live_tokens(user)),
+        "token_form": TokenForm(),
+        "bot_account": bot,
+        "may_become_bot": bot is None and botaccounts.may_become_bot(user),
+    }
 
 
 @login_required
@@ -49,6 +55,24 @@ def revoke(request, token_id):
     if tokens.revoke(request.user, token_id):
         messages.success(request, _("The token was revoked: it works no more."))
     return redirect(reverse("settings") + "#api-tokens")
+
+
+@require_POST
+@login_required
+def become_bot(request):
+    try:
+        botaccounts.become_bot(request.user)
+        messages.success(request, _("This is a bot account now: it plays through the API."))
+    except botaccounts.BotError as error:
+        messages.error(request, str(error))
+    return redirect(reverse("settings") + "#bot-account")
+
+
+@require_POST
+@login_required
+def list_bot(request):
+    botaccounts.set_listed(request.user, bool(request.POST.get("listed")))
+    return redirect(reverse("settings") + "#bot-account")
 
 
 def docs(request):

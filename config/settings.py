@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A bot account's session may not act on the site's pages (api.botaccounts).
+    "api.middleware.BotAccountsUseTheApi",
 ]
 
 ROOT_URLCONF = "config.urls"

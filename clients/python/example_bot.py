@@ -1,6 +1,7 @@
-"""The example bot: plays every game of its token's account, on its turn, through the
-API alone, with the random player of the site's ``bots`` package (by kind of action,
-seeded by the position, as the site's own computer player decides).
+"""The example bot: takes up every challenge and plays every game of its token's account
+on its turn, through the API alone, with the random player of the site's ``bots``
+package (by kind of action, seeded by the position, as the site's own computer player
+decides): it works for every title.
 
     PYTHONPATH=<the repository> python example_bot.py --url URL --token TOKEN
 """

@@ -67,6 +67,10 @@ def test_every_operation_answers_as_expected(client, schema, count_kind, token_o
         "ask": (game, {"kind": "pause", "until": until}, 200),
         "withdraw": (game, None, 200),
         "answer": (game, {"request_id": 1, "agree": True}, 409),  # none open any more
+        "bots": (None, None, 200),
+        "challenges": (None, None, 200),
+        "accept": (None, None, 404),  # no challenge 0 (tests/api/test_bot_accounts.py)
+        "decline": (None, None, 404),
         "events": (None, None, 204),  # a stream under ASGI only (tests/api/test_events.py)
     }
     ladder = Ladder.objects.get(kind="siam")
@@ -80,6 +84,7 @@ def test_every_operation_answers_as_expected(client, schema, count_kind, token_o
             target, body, expected = calls[name]
             url = path.replace("{game_id}", str(target.pk if target else 0))
             url = url.replace("{tournament_id}", "0").replace("{ladder_id}", str(ladder.pk))
+            url = url.replace("{challenge_id}", "0")
             if body and body.get("version") == "latest":
                 target.refresh_from_db()
                 body = {**body, "version": target.version}

@@ -12,8 +12,26 @@ Strategy = Callable[[list[dict[str, Any]], str], dict[str, Any]]
 
 
 class Bot:
-    def __init__(self, client: Client, choose: Strategy) -> None:
-        self.client, self.choose = client, choose
+    """``accepts(challenge)``: whether to take up a challenge (an invitation: its game's
+    ``kind`` and ``players``, who sent it ``by``); the others are declined."""
+
+    def __init__(
+        self,
+        client: Client,
+        choose: Strategy,
+        accepts: Callable[[dict[str, Any]], bool] = lambda challenge: True,
+    ) -> None:
+        self.client, self.choose, self.accepts = client, choose, accepts
+
+    def answer_challenges(self) -> None:
+        for challenge in self.client.challenges():
+            try:
+                if self.accepts(challenge):
+                    self.client.accept(challenge["id"])
+                else:
+                    self.client.decline(challenge["id"])
+            except ApiError:
+                pass  # the game started or went meanwhile: nothing to answer
 
     def take_turns(self) -> int:
         """Act in every game that waits for this account until none does; the actions made."""
@@ -40,10 +58,13 @@ class Bot:
             made += 1
 
     def run(self, until: Callable[[], bool] = lambda: False) -> None:
-        """Play now, then on every event that may be a turn, until ``until()``."""
+        """Play now, then on every event that may be a turn or a challenge, until ``until()``."""
+        self.answer_challenges()
         self.take_turns()
         for event in self.client.events():
             if until():
                 return
-            if event.event in ("my_turn", "game"):
+            if event.event == "invitation":
+                self.answer_challenges()
+            if event.event in ("my_turn", "game", "invitation"):
                 self.take_turns()

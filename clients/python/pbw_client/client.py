@@ -107,6 +107,19 @@ class Client:
             "POST", f"/games/{game_id}/chat", {"text": text, "idempotency_key": _key()}
         )
 
+    # -- challenges (a bot account's invitations) -------------------------------------
+    def challenges(self) -> list[dict]:
+        return self.request("GET", "/challenges")
+
+    def accept(self, challenge_id: int) -> dict:
+        return self.request("POST", f"/challenges/{challenge_id}/accept")
+
+    def decline(self, challenge_id: int) -> dict:
+        return self.request("POST", f"/challenges/{challenge_id}/decline")
+
+    def bots(self) -> list[dict]:
+        return self.request("GET", "/bots")
+
     # -- the event stream -----------------------------------------------------------
     def events(self) -> Iterator[ServerSentEvent]:
         """The token's events as they come; the stream is opened again when it ends."""

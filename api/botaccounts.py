@@ -1,0 +1,85 @@
+"""Bots of players' own: an account a program plays through the API, marked "bot"
+wherever names appear. It becomes one before it has played (no game played by hand),
+acts only through the API (``api.middleware``), answers challenges (the lobby's
+invitations) there, and joins a rated game with people only when the game's creator
+challenged it."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+
+from games.models import Seat
+from lobby.models import Invitation
+
+from .models import BotAccount
+
+
+class BotError(Exception):
+    pass
+
+
+def is_bot_account(user) -> bool:
+    return bool(user.is_authenticated and BotAccount.objects.filter(user_id=user.pk).exists())
+
+
+def may_become_bot(user) -> bool:
+    """A person's fresh account: no seat ever taken, not the site's own computer player."""
+    return not (user.is_bot or user.is_staff or Seat.every.filter(user=user).exists())
+
+
+def become_bot(user) -> BotAccount:
+    with transaction.atomic():
+        if not may_become_bot(user):
+            raise BotError(_("Only an account that has not played yet can become a bot account."))
+        try:
+            with transaction.atomic():
+                return BotAccount.objects.create(user=user)
+        except IntegrityError:
+            raise BotError(_("This account is a bot account already.")) from None
+
+
+def set_listed(user, listed: bool) -> bool:
+    return bool(BotAccount.objects.filter(user=user).update(listed=listed))
+
+
+def listed_bots():
+    return BotAccount.objects.filter(listed=True, user__is_active=True).select_related("user")
+
+
+def bot_ids(user_ids) -> set[int]:
+    return set(
+        BotAccount.objects.filter(user_id__in=set(user_ids)).values_list("user_id", flat=True)
+    )
+
+
+def mark() -> str:
+    return format_html('<span class="computer-badge">{}</span>', _("bot"))
+
+
+def refuse_join(game, user, **facts) -> str | None:
+    """The ``join`` guard: a bot account joins a rated game with people only when the
+    game's creator challenged it (invited it)."""
+    if not is_bot_account(user) or game.computer_played:
+        return None  # a person, or a practice game (never rated)
+    people = [seat.user_id for seat in game.seats.select_related("user") if not seat.user.is_bot]
+    if not set(people) - bot_ids(people):
+        return None
+    if Invitation.objects.filter(
+        game=game, invitee=user, invited_by_id=game.created_by_id
+    ).exists():
+        return None
+    return _("A bot account joins a rated game with people only when its creator challenges it.")
+
+
+def list_marks(games: list) -> set[int]:
+    return bot_ids(seat.user_id for game in games for seat in game.seats.all())
+
+
+def list_mark(bots: set[int], user_id: int, kind: str) -> str:
+    return mark() if user_id in bots else ""
+
+
+def header_mark(seat) -> str:
+    return mark() if is_bot_account(seat.user) else ""
