@@ -14,3 +14,4 @@ class ApiConfig(AppConfig):
         extend.add_guard("join", botaccounts.refuse_join)
         extend.add_name_mark(botaccounts.list_marks, botaccounts.list_mark)
         extend.add_header_mark(botaccounts.header_mark)
+        extend.set_challengers(botaccounts.ListedBots())

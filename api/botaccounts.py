@@ -10,7 +10,9 @@ from django.db import IntegrityError, transaction
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from games import play
 from games.models import Seat
+from lobby import invites
 from lobby.models import Invitation
 
 from .models import BotAccount
@@ -83,3 +85,18 @@ def list_mark(bots: set[int], user_id: int, kind: str) -> str:
 
 def header_mark(seat) -> str:
     return mark() if is_bot_account(seat.user) else ""
+
+
+class ListedBots:
+    """The create form's challengers (``games.extend.set_challengers``): the listed bots."""
+
+    def choices(self) -> list[tuple[str, str]]:
+        return [
+            (bot.user.username, f"{bot.user.name} ({_('bot')})")
+            for bot in listed_bots().order_by("user__username")
+        ]
+
+    def challenge(self, game, by, username: str) -> None:
+        if not listed_bots().filter(user__username=username).exists():
+            raise play.PlayError(_("This bot does not take challenges."))
+        invites.invite(game.pk, by, username)

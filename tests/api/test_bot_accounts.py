@@ -103,3 +103,24 @@ def test_a_listed_bot_can_be_found(client, bot, token_of):
     client.post("/settings/bot/listed", {"listed": "1"})
     found = client.get("/api/v1/bots", headers=token_of(UserFactory())).json()
     assert found == [{"username": "robo", "name": "Robo"}]
+
+
+def test_a_listed_bot_is_offered_by_the_create_form_and_challenged_from_it(client, bot, count_kind):
+    person = UserFactory()
+    client.force_login(person)
+    assert "robo" not in client.get("/new/count/").content.decode()  # not listed yet
+    BotAccount.objects.filter(user=bot).update(listed=True)
+    form = client.get("/new/count/").content.decode()
+    assert 'value="robo"' in form and "Robo (bot)" in form
+    fields = {
+        "title": "Against the bot",
+        "players": 2,
+        "time_limit_days": 3,
+        "timeout_policy": "lose",
+        "pause_days": 0,
+        "option_target": "10",
+        "challenge": "robo",
+    }
+    client.post("/new/count/", fields)
+    [invitation] = invites.pending_for(bot)
+    assert invitation.invited_by == person and invitation.game.title == "Against the bot"
