@@ -6,7 +6,10 @@ challenged it."""
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
@@ -22,8 +25,29 @@ class BotError(Exception):
     pass
 
 
+CACHE_KEY = "api:bot-account-ids"
+
+
+def all_bot_ids() -> frozenset[int]:
+    """Every bot account's user id, from the cache: the game page's header and every
+    signed-in POST ask, and a page's query budget has no room for it. Bot accounts are
+    few and made rarely; making or deleting one forgets the set."""
+    ids = cache.get(CACHE_KEY)
+    if ids is None:
+        ids = frozenset(BotAccount.objects.values_list("user_id", flat=True))
+        cache.set(CACHE_KEY, ids, 3600)
+    return ids
+
+
+@receiver(post_save, sender=BotAccount)
+@receiver(post_delete, sender=BotAccount)
+def _forget_bot_ids(sender, **kwargs) -> None:
+    cache.delete(CACHE_KEY)  # now, and again once committed (a reader in between)
+    transaction.on_commit(lambda: cache.delete(CACHE_KEY))
+
+
 def is_bot_account(user) -> bool:
-    return bool(user.is_authenticated and BotAccount.objects.filter(user_id=user.pk).exists())
+    return bool(user.is_authenticated and user.pk in all_bot_ids())
 
 
 def may_become_bot(user) -> bool:
@@ -37,9 +61,10 @@ def become_bot(user) -> BotAccount:
             raise BotError(_("Only an account that has not played yet can become a bot account."))
         try:
             with transaction.atomic():
-                return BotAccount.objects.create(user=user)
+                made = BotAccount.objects.create(user=user)
         except IntegrityError:
             raise BotError(_("This account is a bot account already.")) from None
+        return made
 
 
 def set_listed(user, listed: bool) -> bool:
@@ -51,9 +76,7 @@ def listed_bots():
 
 
 def bot_ids(user_ids) -> set[int]:
-    return set(
-        BotAccount.objects.filter(user_id__in=set(user_ids)).values_list("user_id", flat=True)
-    )
+    return set(user_ids) & all_bot_ids()
 
 
 def mark() -> str:
