@@ -42,6 +42,7 @@ from django.utils.translation import gettext as _
 
 from agreements import flows as agreements
 from agreements.models import Request
+from api.models import Token
 from automatch.models import Ticket
 from community import rematch
 from community.models import CancelVote, Rematch
@@ -241,6 +242,7 @@ def _forget(user) -> None:
         Receipt,
         CancelVote,
         Ticket,
+        Token,
     ):
         model.objects.filter(user=user).delete()
     Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()

@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from agreements.models import Answer, Request
+from api.models import BotAccount, Token
 from automatch.models import Ticket
 from community.models import (
     CancelVote,
@@ -94,6 +95,8 @@ COVERED = {
     "social.Block": "blocks",
     "learn.Walkthrough": "walkthroughs",
     "notes.Note": "notes (the player's private notes on their games)",
+    "api.BotAccount": "bot_account",
+    "api.Token": "api_tokens (no secret: only its digest is kept, and that is left out too)",
 }
 LEFT_OUT = {
     "admin.LogEntry": "the staff's own edit log of the admin: about staff work, not the player",
@@ -241,6 +244,16 @@ def collect(user) -> tuple[dict[str, Any], dict[int, dict]]:
             "quiet_hours",
             "digest",
             "created_at",
+        ),
+        "bot_account": _rows(BotAccount.objects.filter(user=user), "listed", "created_at"),
+        "api_tokens": _rows(
+            Token.objects.filter(user=user),
+            "name",
+            "scopes",
+            "hint",
+            "created_at",
+            "last_used_at",
+            "revoked_at",
         ),
         "webhooks": _rows(
             Webhook.objects.filter(user=user),

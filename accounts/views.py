@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from api.views import settings_context as api_tokens
 from games import ical, lists
 from games.archive_search import ArchiveSearch
 from games.clock import vacation
@@ -33,6 +34,7 @@ def settings_view(request):
         "vacation_days_per_year": vacation.allowance(),
         "calendar_url": ical.feed_url(request.user),
         **settings_page.context(request.user),
+        **api_tokens(request.user),
     }
     return render(request, "accounts/settings.html", context)
 

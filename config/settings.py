@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "learn",
     "ops",
     "privacy",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -87,6 +88,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A bot account's session may not act on the site's pages (api.botaccounts).
+    "api.middleware.BotAccountsUseTheApi",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -454,6 +457,10 @@ LIVE_STREAM_SECONDS = env.int("LIVE_STREAM_SECONDS", default=3600)
 # The per-process thread of live.keeper (presence, stream counts; changes from other
 # processes without Redis). The tests switch it off and run its rounds themselves.
 LIVE_KEEPER = env.bool("LIVE_KEEPER", default=True)
+
+# The API (api/): requests per token, as "<count>/<period>" (s, m, h, d), every method
+# counted (the project's rate limiter, allauth's, in the cache).
+API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="300/m")
 
 # Pushes and webhooks (notify.push, notify.webhooks; README "Pushes and webhooks").
 # The VAPID key pair that signs pushes: `manage.py vapid_keys` makes one. Without it

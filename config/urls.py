@@ -33,6 +33,7 @@ urlpatterns = [
     path("", include("live.urls")),
     path("", include("ops.urls")),
     path("", include("privacy.urls")),
+    path("", include("api.urls")),
     # At the root, so that the push service worker's scope is the whole site.
     path("sw.js", service_worker, name="service_worker"),
 ]

@@ -22,6 +22,8 @@ here from its ``AppConfig.ready``, as a title registers its engine
   page's header (presence), drawn from the seats the page read;
 - **computer players** (``set_computer_players``): who fills a seat the creator
   gave to a computer, or stands in for a player who ran out of time;
+- **challengers** (``set_challengers``): accounts the create form offers to challenge
+  (players' own bots, ``api``), and how a challenge is sent;
 - **ratings** (``set_ratings``): each player's rating in a title, for an app that
   pairs players by strength without importing the app that rates them;
 - **audit trail** (``set_audit_trail``): where an app records what a moderator did
@@ -312,6 +314,28 @@ def suggestion(game, user, view: dict) -> dict | None:
         if found is not None:
             return found
     return None
+
+
+class Challengers(Protocol):
+    """Whom the create form offers to challenge (``api`` registers the bot accounts whose
+    people listed them), and how a challenge goes out."""
+
+    def choices(self) -> list[tuple[str, str]]:
+        """(user name, what the form calls the account), in the reader's language."""
+
+    def challenge(self, game: Any, by: Any, username: str) -> None:
+        """Challenge ``username`` to the new ``game`` of ``by``'s; raises PlayError."""
+
+
+_challengers: list[Challengers] = []
+
+
+def set_challengers(provider: Challengers | None) -> None:
+    _challengers[:] = [provider] if provider is not None else []
+
+
+def challengers() -> Challengers | None:
+    return _challengers[0] if _challengers else None
 
 
 # (kind, user ids) -> {user id: rating}, every id given answered (a newcomer's start).

@@ -150,7 +150,16 @@ class NewGameForm(TitleOptions, ClockFields, forms.Form):
                 ),
             )
             self.computer_names.append(name)
-        self.order_fields(["title", "players", *self.computer_names])
+        challengers = extend.challengers()
+        offered = challengers.choices() if challengers else []
+        if offered:
+            self.fields["challenge"] = forms.ChoiceField(
+                label=_("Challenge a bot"),
+                choices=[("", _("nobody"))] + offered,
+                required=False,
+                help_text=_("A bot of another player's, which plays through the site's API."),
+            )
+        self.order_fields(["title", "players", *self.computer_names, "challenge"])
         self.option_names = add_option_fields(self, engine)
 
     def clean_timeout_policy(self):

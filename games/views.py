@@ -53,22 +53,29 @@ def new_game(request, kind):
     form = NewGameForm(game_kind.engine, request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        game = play.create_game(
-            request.user,
-            game_kind,
-            title=data["title"],
-            players=data["players"],
-            options=form.options(),
-            time_limit_days=data["time_limit_days"],
-            private=data["private"],
-            timeout_policy=data["timeout_policy"],
-            vacation_allowed=data["vacation_allowed"],
-            computer_players=form.computer_players(),
-            pause_days=data["pause_days"],
-            pace=data["pace"],
-            weekends_off=data["weekends_off"],
-        )
-        return redirect(game)
+        try:
+            with transaction.atomic():  # no game whose challenge could not go out
+                game = play.create_game(
+                    request.user,
+                    game_kind,
+                    title=data["title"],
+                    players=data["players"],
+                    options=form.options(),
+                    time_limit_days=data["time_limit_days"],
+                    private=data["private"],
+                    timeout_policy=data["timeout_policy"],
+                    vacation_allowed=data["vacation_allowed"],
+                    computer_players=form.computer_players(),
+                    pause_days=data["pause_days"],
+                    pace=data["pace"],
+                    weekends_off=data["weekends_off"],
+                )
+                if data.get("challenge"):
+                    extend.challengers().challenge(game, request.user, data["challenge"])
+        except play.PlayError as error:
+            form.add_error("challenge" if data.get("challenge") else None, error.message)
+        else:
+            return redirect(game)
     return render(request, "games/new_game.html", {"form": form, "kind": game_kind})
 
 

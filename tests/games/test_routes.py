@@ -9,7 +9,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import play
+from api import tokens
+from games import play, replay
 from games.models import ChatMessage, Game, Move, Receipt, Seat
 from notes import keeping as notes
 from tests.factories import UserFactory
@@ -44,8 +45,13 @@ def other_routes():
     ]
 
 
-def url(route, game):
-    return "/" + route.replace("<int:game_id>", str(game.pk))
+def api_routes():
+    """(path template, view) of every route of the API (``api/``)."""
+    return [(r, cb) for r, cb in _walk(get_resolver()) if r.startswith("api/")]
+
+
+def url(route, game, game_id=None):
+    return "/" + route.replace("<int:game_id>", str(game_id or game.pk))
 
 
 @pytest.fixture
@@ -108,7 +114,9 @@ def test_an_outsider_learns_nothing_of_a_private_game_on_any_route(client, priva
             for suffix in ("", "?at=0", "?v=0&c=0"):
                 path = url(route, private_game) + suffix
                 response = getattr(client, method)(path, headers=headers, **kwargs)
-                assert response.status_code in (404, 405), (method, path, response.status_code)
+                # The API knows no session: without a token, nothing but "unauthorized".
+                refusals = (401, 405) if route.startswith("api/") else (404, 405)
+                assert response.status_code in refusals, (method, path, response.status_code)
                 body = response.content.decode()
                 for secret in (TITLE, CHAT, NOTE, "Aliceinwonder", "Bobthebuilder"):
                     assert secret not in body, (method, path, secret)
@@ -124,6 +132,55 @@ def test_an_outsider_learns_nothing_of_a_private_game_on_any_route(client, priva
         assert TITLE not in body, query
     for username in ("alice", "bob"):
         assert TITLE not in client.get(f"/u/{username}/").content.decode()
+
+
+def _token(user, scopes=("read", "play", "chat")) -> dict:
+    return {"Authorization": "Bearer " + tokens.make(user, "walk", scopes)[1]}
+
+
+def test_an_outsiders_token_learns_nothing_of_a_private_game_on_any_api_route(client, private_game):
+    """With a token of every scope, an outsider gets on every route of a game exactly what
+    they get for a game that does not exist, and changes nothing."""
+    headers = _token(UserFactory(username="eve"))
+    before = snapshot(private_game)
+    routes = [r for r, _ in api_routes() if "<int:game_id>" in r]
+    assert len(routes) >= 10
+    for route in routes:
+        for method, kwargs, extra in REQUESTS:
+            responses = [
+                getattr(client, method)(
+                    url(route, private_game, game_id), headers={**headers, **extra}, **kwargs
+                )
+                for game_id in (private_game.pk, 999999)
+            ]
+            for response in responses:
+                assert response.status_code in (400, 404, 405), (method, route)
+                body = response.content.decode()
+                for secret in (TITLE, CHAT, "Aliceinwonder", "Bobthebuilder"):
+                    assert secret not in body, (method, route, secret)
+            hidden, missing = responses
+            assert (hidden.status_code, hidden.content) == (missing.status_code, missing.content)
+    assert snapshot(private_game) == before
+    for route in (r for r, _ in api_routes() if "<" not in r):
+        body = client.get("/" + route, headers=headers).content.decode()
+        assert TITLE not in body and CHAT not in body, route
+
+
+def test_another_seats_token_reads_nothing_secret_on_any_api_route(client, private_game):
+    """Each seat's secret number is its own: the other seat's token reads it on no route."""
+    secrets = replay.current_state(private_game).secrets
+    for number in (0, 1):
+        user = private_game.seats.get(number=number).user
+        headers = _token(user, ("read",))
+        other_secret = str(secrets[1 - number])
+        own_secret_seen = False
+        for route in (r for r, _ in api_routes() if "{" not in r and "events" not in r):
+            if "<" in route and "<int:game_id>" not in route:
+                continue
+            body = client.get(url(route, private_game), headers=headers).content.decode()
+            assert other_secret not in body, (number, route)
+            own_secret_seen |= str(secrets[number]) in body
+        assert own_secret_seen  # the walk did read the game's view
 
 
 def test_the_players_still_see_their_private_game(client, private_game):
