@@ -55,6 +55,7 @@ from games.models import (
     Premove,
     Receipt,
     Seat,
+    Spectator,
     VacationDay,
 )
 from lobby.models import Invitation
@@ -240,6 +241,7 @@ def _forget(user) -> None:
         Premove,
         VacationDay,
         Receipt,
+        Spectator,
         CancelVote,
         Ticket,
         Token,

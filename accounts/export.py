@@ -103,6 +103,8 @@ LEFT_OUT = {
     "accounts.User_groups": "staff permissions, not data about a player",
     "accounts.User_user_permissions": "staff permissions, not data about a player",
     "games.Receipt": "request ids kept one day so a retried click does not act twice",
+    "games.Spectator": "which running games the player looked at without a seat in the last"
+    " half hour, deleted after it (the games to watch count spectators)",
 }
 
 

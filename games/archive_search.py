@@ -206,9 +206,13 @@ class ArchiveSearch(forms.Form):
         return games.filter(self._of_game(""))
 
     def _seats(self, player) -> QuerySet[Seat]:
-        # Seat.every: a game they left to a substitute is theirs too, ended when they left.
+        # Seat.every: a game they left to a substitute is theirs too, ended when they left;
+        # in the archive once the game itself is over.
         seats = Seat.every.filter(
-            person=player, ended_at__isnull=False, game__started_at__isnull=False
+            person=player,
+            ended_at__isnull=False,
+            game__started_at__isnull=False,
+            game__finished_at__isnull=False,
         ).select_related("game")
         if not self.own:
             seats = seats.filter(game__private=FALSE)

@@ -605,3 +605,22 @@ class CalendarKey(models.Model):
 
     def __str__(self) -> str:
         return f"calendar key of {self.user}"
+
+
+class Spectator(models.Model):
+    """A signed-in player without a seat who looked at a running public game lately
+    (``games.spectators``): the games to watch weigh a game by how many did. Kept for
+    ``games.spectators.WINDOW`` (the privacy sweep deletes older rows)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_spectator_row_per_game")
+        ]
+        indexes = [models.Index(fields=["game", "seen_at"], name="spectators_lately")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} watching {self.game_id}"

@@ -6,6 +6,7 @@ import datetime
 
 from django.utils import timezone
 
+from . import spectators
 from .models import Seat
 
 THROTTLE_SECONDS = 60
@@ -28,3 +29,13 @@ def seen(request, game_id: int, last_seen) -> None:
     if last_seen is not None and now - last_seen < datetime.timedelta(seconds=THROTTLE_SECONDS):
         return
     Seat.objects.filter(game_id=game_id, user=user).update(last_seen=now)
+
+
+def looked_at(request, game) -> None:
+    """``game``'s page, board or poll was drawn for ``request.user``: a player's seat
+    records it (``seen``), anyone else signed in counts as a spectator
+    (``games.spectators``)."""
+    if game.viewer_last_seen is NOT_SEATED:
+        spectators.seen(request, game)
+    else:
+        seen(request, game.pk, game.viewer_last_seen)

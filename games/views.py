@@ -245,7 +245,7 @@ def _bad_position(request, game):
 
 @game_route
 def game_page(request, game):
-    presence.seen(request, game.pk, game.viewer_last_seen)
+    presence.looked_at(request, game)
     if not game.was_played:
         return render(request, "games/open_game.html", _open_context(request, game))
     try:
@@ -335,7 +335,7 @@ def _board_context(
 def board(request, game):
     """The board at a position, for the history buttons: the address bar gets the
     URL of exactly the position sent (HX-Push-Url), whatever the link said."""
-    presence.seen(request, game.pk, game.viewer_last_seen)
+    presence.looked_at(request, game)
     response = _board_response(request, game)
     if response.status_code == 200 and request.htmx:
         at = request.GET.get("at")
@@ -392,7 +392,7 @@ def poll(request, game):
     else changed; the waiting page of an open game (``?open=1``) is reloaded,
     since joining may have started the game.
     """
-    presence.seen(request, game.pk, game.viewer_last_seen)
+    presence.looked_at(request, game)
     try:
         seen = (int(request.GET.get("v", "")), int(request.GET.get("c", "")))
     except (ValueError, OverflowError):
@@ -666,7 +666,7 @@ def plan(request, game):
     """The viewer's planning board: their next turn as it begins if the players before
     them pass, to queue actions on (``games.premoves``). Not theirs to plan (their turn,
     a spectator, a past position, a game over): the game's page."""
-    presence.seen(request, game.pk, game.viewer_last_seen)
+    presence.looked_at(request, game)
     seated = game.viewer_last_seen is not presence.NOT_SEATED
     if not seated or not game.was_played or game.status != Game.Status.ACTIVE:
         return redirect(game)

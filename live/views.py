@@ -33,8 +33,7 @@ async def game_stream(request, game):
     if user.is_authenticated:
         names.append(channels.user_channel(user.pk))
     seated = game.viewer_last_seen is not presence.NOT_SEATED
-    if seated:
-        await sync_to_async(presence.seen)(request, game.pk, game.viewer_last_seen)
+    await sync_to_async(presence.looked_at)(request, game)
     # What the page was told last: the browser's Last-Event-ID on a reconnect, else the
     # version the page was drawn with.
     known = channels.GameState.parse(request.headers.get("Last-Event-ID"))

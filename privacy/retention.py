@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from games import spectators
 from games.models import Seat
 from notify.models import Notification
 
@@ -63,6 +64,7 @@ SWEEPS = {
     "unverified accounts": unverified_accounts,
     "sent or abandoned outbox rows": finished_deliveries,
     "expired sessions": expired_sessions,
+    "spectators' looks at games": spectators.stale,
 }
 
 

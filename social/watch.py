@@ -1,14 +1,12 @@
 """Games to watch: the running public games most worth a look, and the games of the
 players one follows, each with a small drawing of its board (``games.thumbnails``).
 
-Interest, in this order: games of players the viewer follows, tournament finals, then the
-strongest tables (the players' mean rating in the title, ``games.extend.ratings``), the
-latest move breaking ties. Only the ``CANDIDATES`` games moved last are weighed (the
+Interest, in this order: games of players the viewer follows, tournament finals, the games
+most players without a seat looked at lately (``games.spectators``), then the strongest
+tables (the players' mean rating in the title, ``games.extend.ratings``), the latest move
+breaking ties. Only the ``CANDIDATES`` games moved last are weighed (the
 ``game_watch`` index), so the page costs the same however many games run; a game nobody
 has moved in for longer is not much to watch.
-
-Spectators are not weighed: the site does not count who looks at a game without a seat
-(live streams are counted per player, not per game).
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from games import extend, thumbnails
+from games import extend, spectators, thumbnails
 from games.lists import WITH_PLAYERS
 from games.models import FALSE, Game
 from tournaments.models import Round, Table
@@ -34,10 +32,11 @@ class Watched:
     followed: list[Any]  # the players in it the viewer follows
     finals: bool
     rating: int  # the players' mean rating in the title
+    spectators: int = 0  # signed-in players without a seat who looked at it lately
     drawing: Any = None
 
     def interest(self) -> tuple:
-        return (len(self.followed), self.finals, self.rating, _moved(self))
+        return (len(self.followed), self.finals, self.spectators, self.rating, _moved(self))
 
 
 def _moved(entry: Watched) -> float:
@@ -69,6 +68,7 @@ def _weigh(games: list[Game], viewer) -> list[Watched]:
     for game in games:
         by_kind[game.kind].update(seat.user_id for seat in game.seats.all())
     ratings = {kind: extend.ratings(kind, sorted(users)) for kind, users in by_kind.items()}
+    watching = spectators.counts(ids)
     weighed = []
     for game in games:
         seated = [seat.user_id for seat in game.seats.all()]
@@ -79,6 +79,7 @@ def _weigh(games: list[Game], viewer) -> list[Watched]:
                 [people[u] for u in seated if u in followed],
                 game.pk in finals,
                 mean,
+                watching.get(game.pk, 0),
             )
         )
     return weighed

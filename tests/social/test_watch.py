@@ -12,8 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.html import format_html
 
-from games import extend, play, registry
-from games.models import Game
+from games import extend, play, registry, spectators
+from games.models import Game, Spectator
+from privacy import retention
 from social.models import Follow
 from tests.factories import UserFactory, running_game
 from tournaments.models import Round, Table, Tournament
@@ -71,6 +72,39 @@ def test_games_come_by_interest_followed_players_then_finals_then_strong_tables(
         "Latest",
         "Friends",
     ]
+
+
+def test_the_games_most_players_look_at_come_before_stronger_tables(client, monkeypatch):
+    """Spectators: signed-in players without a seat who looked at a game lately (its
+    page, board or poll), each once however often, and none who hides their visits."""
+    strong = _game("siam", "Strong", 1, "s1", "s2")
+    watched = _game("siam", "Watched", 30, "w1", "w2")
+    monkeypatch.setattr(
+        extend,
+        "_ratings",
+        [lambda kind, ids: {i: 1800 if i in _ids(strong) else 1000 for i in ids}],
+    )
+    for name in ("c1", "c2"):
+        client.force_login(UserFactory(username=name))
+        for _ in range(3):  # a reload and polls: still one spectator
+            assert client.get(f"/g/{watched.pk}/").status_code == 200
+        client.get(f"/g/{watched.pk}/poll", headers={"HX-Request": "true"})
+    hidden = UserFactory(username="hidden", show_online=False)
+    client.force_login(hidden)
+    client.get(f"/g/{strong.pk}/")
+    client.force_login(strong.seats.first().user)  # a player is no spectator
+    client.get(f"/g/{strong.pk}/")
+    client.logout()
+    client.get(f"/g/{strong.pk}/")  # nor is anyone not signed in: nothing is written
+    assert spectators.counts([strong.pk, watched.pk]) == {watched.pk: 2}
+    page = client.get("/watch/").content.decode()
+    assert _titles(page) == ["Watched", "Strong"]
+    assert "2 watching" in page
+    # Half an hour later nobody looks any more, and the privacy sweep deletes the rows.
+    later = timezone.now() + spectators.WINDOW + timedelta(seconds=1)
+    assert spectators.counts([watched.pk], now=later) == {}
+    assert retention.apply(now=later)["spectators' looks at games"] == 2
+    assert not Spectator.objects.exists()
 
 
 def _ids(game):
