@@ -69,6 +69,8 @@ def create(request, body: CreateGameIn):
         "pause_days": body.pause_days,
         **({"private": "on"} if body.private else {}),
         **({"vacation_allowed": "on"} if body.vacation_allowed else {}),
+        "clock": body.clock,
+        **({"weekends_off": "on"} if body.weekends_off else {}),
         **{f"option_{name}": _form_value(value) for name, value in options.items()},
         **{f"computer_{n + 2}": strength for n, strength in enumerate(body.computer_players)},
     }
@@ -76,21 +78,8 @@ def create(request, body: CreateGameIn):
     if not form.is_valid():
         errors = "; ".join(f"{name}: {' '.join(e)}" for name, e in form.errors.items())
         raise ApiError(400, "invalid_input", errors)
-    data = form.cleaned_data
     try:
-        game = play.create_game(
-            request.user,
-            kind,
-            title=data["title"],
-            players=data["players"],
-            options=form.options(),
-            time_limit_days=data["time_limit_days"],
-            private=data["private"],
-            timeout_policy=data["timeout_policy"],
-            vacation_allowed=data["vacation_allowed"],
-            computer_players=form.computer_players(),
-            pause_days=data["pause_days"],
-        )
+        game = form.create_game(request.user, kind)
     except play.PlayError as error:
         raise from_play_error(error) from None
     game.refresh_from_db()

@@ -52,6 +52,9 @@ class CreateGameIn(Schema):
     timeout_policy: Literal["lose", "abort", "substitute", "stand_in"] = "lose"
     vacation_allowed: bool = True
     pause_days: int = 0
+    # A named pace of banks ("quick", "live", "fast", "slow"); "" for the time per move.
+    clock: Annotated[str, Field(max_length=12)] = ""
+    weekends_off: bool = False
     options: dict[str, Any] = Field(default_factory=dict)
     computer_players: list[str] = Field(default_factory=list, max_length=8)
 

@@ -3,7 +3,7 @@ from django.conf import settings
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from . import extend
+from . import extend, play
 from .clock.fields import ClockFields
 from .models import Game
 
@@ -164,6 +164,26 @@ class NewGameForm(TitleOptions, ClockFields, forms.Form):
 
     def clean_timeout_policy(self):
         return self.cleaned_data["timeout_policy"] or Game.TimeoutPolicy.LOSE
+
+    def create_game(self, user, kind) -> Game:
+        """The game of ``kind`` the valid form asks for, created by ``user`` (the page and
+        the API: one place that hands every field on, the clock's included)."""
+        data = self.cleaned_data
+        return play.create_game(
+            user,
+            kind,
+            title=data["title"],
+            players=data["players"],
+            options=self.options(),
+            time_limit_days=data["time_limit_days"],
+            private=data["private"],
+            timeout_policy=data["timeout_policy"],
+            vacation_allowed=data["vacation_allowed"],
+            computer_players=self.computer_players(),
+            pause_days=data["pause_days"],
+            pace=data["pace"],
+            weekends_off=data["weekends_off"],
+        )
 
     def computer_players(self) -> list[str]:
         """The strengths of the computer players asked for, in the seats the game has."""

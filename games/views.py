@@ -55,21 +55,7 @@ def new_game(request, kind):
         data = form.cleaned_data
         try:
             with transaction.atomic():  # no game whose challenge could not go out
-                game = play.create_game(
-                    request.user,
-                    game_kind,
-                    title=data["title"],
-                    players=data["players"],
-                    options=form.options(),
-                    time_limit_days=data["time_limit_days"],
-                    private=data["private"],
-                    timeout_policy=data["timeout_policy"],
-                    vacation_allowed=data["vacation_allowed"],
-                    computer_players=form.computer_players(),
-                    pause_days=data["pause_days"],
-                    pace=data["pace"],
-                    weekends_off=data["weekends_off"],
-                )
+                game = form.create_game(request.user, game_kind)
                 if data.get("challenge"):
                     extend.challengers().challenge(game, request.user, data["challenge"])
         except play.PlayError as error:

@@ -99,3 +99,29 @@ def test_every_operation_answers_as_expected(client, schema, count_kind, token_o
                 response.json()
     assert sorted(seen) == sorted(calls)
     assert ladder.players.get().user == mover
+
+
+def test_a_game_made_through_the_api_takes_the_clock_the_form_offers(client, count_kind, token_of):
+    """The API creates through the page's own form: a named pace gives every seat a bank,
+    weekends off included; a pace the site does not offer is refused and makes nothing."""
+    from games.models import Game
+
+    headers = token_of(UserFactory())
+    body = {"kind": "count", "players": 2, "clock": "quick", "weekends_off": True}
+    made = client.post("/api/v1/lobby", body, content_type="application/json", headers=headers)
+    assert made.status_code == 200, made.content
+    game = Game.objects.get(pk=made.json()["id"])
+    assert (game.bank_start, game.bank_increment, game.bank_cap, game.weekends_off) == (
+        timedelta(hours=4),
+        timedelta(hours=1),
+        timedelta(hours=8),
+        True,
+    )
+    refused = client.post(
+        "/api/v1/lobby",
+        {**body, "clock": "glacial"},
+        content_type="application/json",
+        headers=headers,
+    )
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid_input"
+    assert Game.objects.count() == 1
