@@ -47,8 +47,13 @@ def draw(
     """What the template draws. ``numbers``: the viewer's move numbers (the links and the
     labels say the move as the viewer's history counts it); ``at``: the past position
     shown now, by the viewer's number, marked on the chart."""
-    series = story["points"]
-    last = max(len(series[0]) - 1, 1)
+    # On the viewer's own numbers, not the raw positions: the spacing of a raw axis would
+    # tell how many secret steps (Tal's plan clicks) the other seats took.
+    series = [
+        [values[numbers.position(n)] for n in range(numbers.total + 1)]
+        for values in story["points"]
+    ]
+    last = max(numbers.total, 1)
     top, step = _scale_top(max(max(values) for values in series))
     inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
@@ -62,8 +67,7 @@ def draw(
     chapters, before = [], [values[0] for values in series]  # Siam deals followers first
     labelled = -LEFT  # where the last chapter number was written: no two overlap
     for number, chapter in enumerate(story["chapters"], start=1):
-        position = chapter["at"]
-        move = numbers.shown(position)
+        move = position = numbers.shown(chapter["at"])
         totals = [values[position] for values in series]
         lines = chapter.get("seats") or [[] for _ in series]
         shows_number = x(position) - labelled >= 16
@@ -122,6 +126,5 @@ def draw(
             for s, values in enumerate(series)
         ],
         "chapters": chapters,
-        "at_x": _n(x(numbers.position(at))) if at is not None else None,
-        "moves": numbers.shown(len(series[0]) - 1),
+        "at_x": _n(x(at)) if at is not None else None,
     }

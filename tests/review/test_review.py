@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games import numbering, registry, replay
 from games.models import Game, Move
+from review import chart
 from tests.factories import UserFactory, running_game
 from tests.tal.tal_helpers import bot_action
 
@@ -134,6 +135,14 @@ def test_tal_der_koenige_shows_the_points_per_round_and_each_pyramid_finished(cl
         at = int(link.split("?at=")[1])
         assert totals == [s["points"] for s in views[numbers.position(at)]["seats"]]
     assert rows[-1][1] == game.result["details"]["points"]
+    # The chart's axis is the viewer's numbers too: its spacing tells nothing of how many
+    # plan clicks a seat made (each chapter's hit area stands at its move of the viewer's).
+    hits = [float(x) for x in re.findall(r'<rect class="hit" x="([\d.]+)"', page)]
+    width = chart.WIDTH - chart.LEFT - chart.RIGHT
+    expected = [
+        chart.LEFT + width * int(link.split("?at=")[1]) / numbers.total - 9 for link, _ in rows
+    ]
+    assert hits == pytest.approx(expected, abs=0.06)
 
 
 def test_without_javascript_the_review_is_a_page_of_its_own(client):
