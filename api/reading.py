@@ -41,7 +41,7 @@ def summary(game: Game) -> dict[str, Any]:
         "status": game.status,
         "players": game.players,
         "private": game.private,
-        "rated": not game.computer_played,
+        "rated": game.rated and not game.computer_played,
         "time_limit_days": game.time_limit_days,
         "version": game.version,
         "move_count": numbering.public_move_count(game),

@@ -242,7 +242,7 @@ class ArchiveSearch(forms.Form):
         if data.get("rated"):
             # Rated: finished (not aborted) with people only, from first move to last
             # (a computer player at any time made it practice: community.scoring).
-            rated = Q(status=Game.Status.FINISHED, computer_played=FALSE)
+            rated = Q(status=Game.Status.FINISHED, computer_played=FALSE, rated=True)
             chosen &= rated if data["rated"] == "yes" else ~rated
         return _prefixed(chosen, prefix)
 

@@ -32,7 +32,7 @@ def seen(request, game_id: int, last_seen) -> None:
 
 
 def looked_at(request, game) -> None:
-    """``game``'s page, board or poll was drawn for ``request.user``: a player's seat
+    """``game``'s page (or its live stream) was opened by ``request.user``: a player's seat
     records it (``seen``), anyone else signed in counts as a spectator
     (``games.spectators``)."""
     if game.viewer_last_seen is NOT_SEATED:

@@ -1,6 +1,8 @@
 """Who watches a game without a seat: a signed-in player's look at a running public
-game (its page, board, poll or live stream), kept for ``WINDOW``. The games to watch
-(``social.watch``) weigh a game by how many looked at it lately.
+game (its page or its live stream, not each poll or board swap: those come every few
+seconds, and with the cache down the throttle lets every one through), kept for
+``WINDOW``. The games to watch (``social.watch``) weigh a game by how many looked at it
+lately.
 
 Visitors who are not signed in are not counted: nothing of theirs is written down (the
 privacy notice promises no client address in the database).

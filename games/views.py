@@ -321,7 +321,7 @@ def _board_context(
 def board(request, game):
     """The board at a position, for the history buttons: the address bar gets the
     URL of exactly the position sent (HX-Push-Url), whatever the link said."""
-    presence.looked_at(request, game)
+    presence.seen(request, game.pk, game.viewer_last_seen)
     response = _board_response(request, game)
     if response.status_code == 200 and request.htmx:
         at = request.GET.get("at")
@@ -378,7 +378,7 @@ def poll(request, game):
     else changed; the waiting page of an open game (``?open=1``) is reloaded,
     since joining may have started the game.
     """
-    presence.looked_at(request, game)
+    presence.seen(request, game.pk, game.viewer_last_seen)
     try:
         seen = (int(request.GET.get("v", "")), int(request.GET.get("c", "")))
     except (ValueError, OverflowError):

@@ -187,3 +187,12 @@ def test_a_profile_searches_that_players_games(client, site):
     profile = client.get("/u/anna/").content.decode()
     assert 'action="/archive/"' in profile and 'name="player" value="anna"' in profile
     assert "anna against" in profile
+
+
+def test_a_game_its_players_agreed_not_to_rate_is_not_found_as_rated(client, count_kind):
+    """Automatch's unrated tables: people only, and still no rating (``Game.rated``)."""
+    anna, bert = UserFactory(username="anna"), UserFactory(username="bert")
+    _game(count_kind, [anna, bert], "Rated", 1)
+    _game(count_kind, [anna, bert], "Friendly", 2, rated=False)
+    assert _titles(client.get("/archive/?rated=yes").content.decode()) == ["Rated"]
+    assert _titles(client.get("/archive/?rated=no").content.decode()) == ["Friendly"]

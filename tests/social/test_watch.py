@@ -76,7 +76,7 @@ def test_games_come_by_interest_followed_players_then_finals_then_strong_tables(
 
 def test_the_games_most_players_look_at_come_before_stronger_tables(client, monkeypatch):
     """Spectators: signed-in players without a seat who looked at a game lately (its
-    page, board or poll), each once however often, and none who hides their visits."""
+    page or its live stream), each once however often, and none who hides their visits."""
     strong = _game("siam", "Strong", 1, "s1", "s2")
     watched = _game("siam", "Watched", 30, "w1", "w2")
     monkeypatch.setattr(
@@ -86,7 +86,7 @@ def test_the_games_most_players_look_at_come_before_stronger_tables(client, monk
     )
     for name in ("c1", "c2"):
         client.force_login(UserFactory(username=name))
-        for _ in range(3):  # a reload and polls: still one spectator
+        for _ in range(3):  # reloads: still one spectator
             assert client.get(f"/g/{watched.pk}/").status_code == 200
         client.get(f"/g/{watched.pk}/poll", headers={"HX-Request": "true"})
     hidden = UserFactory(username="hidden", show_online=False)
