@@ -103,6 +103,17 @@ copy depends on the real state only through that view: a bot that decides on
 such copies (``bots/``) cannot learn another seat's secrets. ``rng`` is a
 ``random.Random``; the copy may be played on with ``apply`` like any state.
 Without it, ``bots`` treat the game as one without secrets.
+
+*Deciding from a view.* ``from_view(view, seat, rng)`` (optional) builds a state
+from ``view(state, seat)`` alone, for a computer player that never holds the state
+(a program playing through the API): what ``determinize`` would redraw is drawn
+from ``rng``, the rest is read from the view, or derived from it (its log, say),
+so that the rebuilt state looks to ``seat`` as the real one does (its view is the
+same, its legal actions are the view's actions) and can be played on with
+``apply``. It must be pure and deterministic from ``view`` and ``rng``. It may need
+no more than the view shows: what it cannot read there that the rules need, the
+view must show, and only if ``seat`` may know it. Without it, ``bots.play.choose_from_view``
+can only play at random.
 """
 
 from __future__ import annotations
@@ -210,7 +221,8 @@ class Engine(Protocol):
     def can_undo(self, state: Any, seat: int) -> bool: ...
 
     # Optional (see the module docstring): ``reveals(before, after) -> bool``,
-    # ``pass_action(state, seat) -> dict | None`` and ``secret(state, seat, action) -> bool``.
+    # ``pass_action(state, seat) -> dict | None``, ``secret(state, seat, action) -> bool``,
+    # ``determinize(state, seat, rng) -> state`` and ``from_view(view, seat, rng) -> state``.
 
     def view(self, state: Any, viewer: int | None) -> dict[str, Any]: ...
 

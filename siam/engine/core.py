@@ -29,6 +29,9 @@ INVADER = 3  # controller value for the British / Italians
 Pick = tuple[str, int]  # (province id, faction index)
 Swap = frozenset[tuple[str, tuple[int, ...]]]  # {(province, colours it gives), (other, ...)}
 Action = dict[str, Any]
+# The log line of a card play: the order of every seat's plays (``State.last_play``) is
+# public, and a state rebuilt from a view (:mod:`siam.engine.rebuild`) reads it from these.
+PLAYS = N_("{player} plays {card}.")
 
 
 @dataclass(frozen=True)
@@ -394,7 +397,7 @@ def step(st: State, seat: int, action: Action, quiet: bool = False) -> None:
             restriction = st.swap_memory[1]
         st.swap_memory = None
         last = st.total_cards_left() == 0
-        log(N_("{player} plays {card}."), player=seat, card=card.name)
+        log(PLAYS, player=seat, card=card.name)
         if card.kind == KING:
             st.pending = Pending(card.id, KING, "tile", last_card=last)
         elif card.kind == FREE:

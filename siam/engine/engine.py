@@ -11,6 +11,7 @@ from enginekit.log import mapped
 from . import core
 from .core import INVADER, Action, State
 from .maps import FACTION, FACTIONS, FREE, KING, KING_MARKERS, MAPS, SWAP11, SWAP21, MapData
+from .rebuild import state_from_view
 
 _LABELS = {
     "pass": N_("Pass"),
@@ -119,6 +120,12 @@ class SiamEngine:
         new = state.clone()
         new.seed = 0
         return new
+
+    def from_view(self, view: dict[str, Any], seat: int, rng: Any) -> State:
+        """The state ``view`` (this engine's ``view(state, seat)``) shows, for a computer
+        player that has only the view: the game has no secret to draw (``rng`` is not
+        used), so it is the real state but for its seed."""
+        return state_from_view(view, seat)
 
     def variant_name(self, options: dict[str, Any]) -> str:
         """The name players know the game by on the chosen map."""

@@ -24,19 +24,26 @@ def determinize(state: TalState, seat: int, rng: random.Random) -> TalState:
     the copy learns nothing from the real secrets.
     """
     new = state.clone()
-    new.seed = 0
-    new.rng = random.Random(rng.getrandbits(64))
+    redraw(new, seat, rng)
+    return new
+
+
+def redraw(state: TalState, seat: int, rng: random.Random) -> None:
+    """Draw every secret of the seats but ``seat`` afresh from ``rng``, in ``state`` (one
+    the caller owns: a copy, or a state rebuilt from a view, :mod:`tal.engine.rebuild`),
+    and the order of the bag with them."""
+    state.seed = 0
+    state.rng = random.Random(rng.getrandbits(64))
     others = [s for s in range(state.players) if s != seat]
     if not state.auction_revealed:
         for other in others:
-            _redraw_tiles(new, other, rng)
+            _redraw_tiles(state, other, rng)
     if state.phase == "plan" and not state.plans_revealed:
         for other in others:
-            if new.submitted[other]:
-                new.plans[other] = _random_plan(new.overseers[other], rng)
+            if state.submitted[other]:
+                state.plans[other] = _random_plan(state.overseers[other], rng)
             else:
-                new.plans[other] = [None] * B.OVERSEERS
-    return new
+                state.plans[other] = [None] * B.OVERSEERS
 
 
 def _redraw_tiles(state: TalState, seat: int, rng: random.Random) -> None:

@@ -10,6 +10,7 @@ from enginekit.log import SharedLog
 
 from . import board as B
 from .determinize import determinize as redraw_secrets
+from .rebuild import state_from_view
 from .scoring import is_complete, pyramid_points, pyramid_type
 from .state import Site, TalState, own_rng, site_to_change
 from .view import build_view
@@ -1082,6 +1083,17 @@ class TalEngine:
     def determinize(self, state: TalState, seat: int, rng: random.Random) -> TalState:
         """A copy with what ``seat`` cannot see redrawn at random (for computer players)."""
         return redraw_secrets(state, seat, rng)
+
+    def from_view(self, view: dict[str, Any], seat: int, rng: random.Random) -> TalState:
+        """A state ``seat`` cannot tell from the one its ``view`` shows, for a computer
+        player that has only the view (an API client): what ``determinize`` would
+        redraw is drawn from ``rng``, the rest read from the view (:mod:`.rebuild`)."""
+        state = state_from_view(view, seat, rng)
+        result = view.get("result")
+        if result is not None:
+            key = result["reason"]["key"]
+            state.end_reason = next(r for r, text in END_REASONS.items() if text == key)
+        return state
 
     # view ---------------------------------------------------------------------
     def view(self, state: TalState, viewer: int | None) -> dict[str, Any]:
