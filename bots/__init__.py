@@ -6,7 +6,9 @@ from ``engine.view(state, seat)``: the random numbers it uses are drawn from a
 seed made of that view, and it only ever plays on copies made by the engine's
 ``determinize(state, seat, rng)``, which redraw every secret of the other
 seats (see :mod:`enginekit`). So the same view gives the same decision,
-whatever the other seats hold.
+whatever the other seats hold. A player who has only the view (a program playing
+through the API) decides with :func:`choose_from_view`, on a position the engine
+rebuilds from it (``from_view``, see :mod:`enginekit`).
 
 Strengths (``STRENGTHS``):
 
@@ -30,7 +32,7 @@ heuristics see it, sit on top). A test reads every import.
 from __future__ import annotations
 
 from .common import Budget
-from .play import STRENGTHS, choose
+from .play import STRENGTHS, choose, choose_from_view
 from .reasons import explain
 
-__all__ = ["STRENGTHS", "Budget", "choose", "explain"]
+__all__ = ["STRENGTHS", "Budget", "choose", "choose_from_view", "explain"]

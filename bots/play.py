@@ -5,12 +5,13 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 from . import mcts
 from .common import FINISH_TURN_LIMIT, Budget, Game, ends_turn, now, pick_random, players_of
 
-__all__ = ["STRENGTHS", "Budget", "Game", "choose", "greedy", "pick_random"]
+__all__ = ["STRENGTHS", "Budget", "Game", "choose", "choose_from_view", "greedy", "pick_random"]
 
 STRENGTHS = ("random", "greedy", "strong")
 
@@ -32,10 +33,56 @@ def choose(
     ``players``: the number of seats (the site knows it); without it, the view's
     ``"players"`` or ``"seats"`` tells, which the engine protocol does not require.
     """
-    if strength not in STRENGTHS:
-        raise ValueError(f"unknown strength: {strength!r}")
     started = now()
     view = engine.view(state, seat)
+    return _decide(engine, view, seat, strength, lambda: state, budget, salt, players, started)
+
+
+def choose_from_view(
+    engine: Any,
+    view: dict[str, Any],
+    seat: int,
+    strength: str = "greedy",
+    *,
+    budget: Budget | None = None,
+    salt: str = "",
+    players: int | None = None,
+) -> dict[str, Any]:
+    """:func:`choose` for a player who holds only ``view`` (``engine.view(state, seat)``,
+    as the API serves it): the position is rebuilt with the engine's ``from_view``, the
+    others' secrets drawn at random. The decision is the one :func:`choose` makes on
+    the real state wherever the view shows everything that state holds but its future
+    draws (King of Siam always): the strengths sample from the rebuilt state as they
+    sample from the real one. An engine without ``from_view`` plays only at random.
+    """
+    started = now()
+    rebuild = getattr(engine, "from_view", None)
+    if rebuild is None and strength != "random":
+        raise ValueError(f"{engine.slug} cannot rebuild a position from a view")
+
+    def position() -> Any:
+        # Its own generator: the decision's (seeded as ``choose`` seeds it) draws the
+        # samples as it does from the real state.
+        return rebuild(view, seat, random.Random(_seed(view, salt + ":position")))
+
+    return _decide(engine, view, seat, strength, position, budget, salt, players, started)
+
+
+def _decide(
+    engine: Any,
+    view: dict[str, Any],
+    seat: int,
+    strength: str,
+    position: Callable[[], Any],
+    budget: Budget | None,
+    salt: str,
+    players: int | None,
+    started: float,
+) -> dict[str, Any]:
+    """The decision on ``view``; ``position()`` gives the state to search (asked only
+    when the strength searches)."""
+    if strength not in STRENGTHS:
+        raise ValueError(f"unknown strength: {strength!r}")
     actions = [entry["action"] for entry in view["actions"]]
     if not actions:
         raise ValueError(f"seat {seat} has nothing to do")
@@ -46,9 +93,9 @@ def choose(
         return pick_random(actions, rng)
     players = players or players_of(view)
     if strength == "greedy":
-        return greedy(Game(engine, seat, players), state, actions, rng)
+        return greedy(Game(engine, seat, players), position(), actions, rng)
     game = Game(engine, seat, players, search=True)
-    return mcts.search(game, state, budget or Budget(), rng, started)
+    return mcts.search(game, position(), budget or Budget(), rng, started)
 
 
 def _seed(view: dict[str, Any], salt: str) -> int:
