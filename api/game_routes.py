@@ -24,7 +24,7 @@ GAME = "/games/{int:game_id}"
 @router.get(GAME, response={200: dict, **REFUSALS})
 def game(request, game_id: int):
     """The game as the caller's page shows it: ``view`` is ``engine.view`` for their
-    seat (a spectator's for anyone else)."""
+    seat (a spectator's for anyone else), by the rules of ``kind`` at ``rules_version``."""
     need(request, "read")
     return reading.game(visible_game(request, game_id), request.user)
 

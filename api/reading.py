@@ -67,6 +67,9 @@ def game(game: Game, user) -> dict[str, Any]:
         return {**data, "my_seat": _seat_of(game, user), "my_turn": False, "view": None}
     return {
         **data,
+        # Which rules the view follows (a title keeps old games on their rules): a
+        # program deciding from the view rebuilds the position with that engine.
+        "rules_version": game.rules_version,
         "my_seat": page.viewer,
         "my_turn": page.my_turn,
         # Sent back with an action (or the integer version) so a click made on a

@@ -21,7 +21,7 @@ from tests.live.conftest import _live_state, asgi_server, cookie_of  # noqa: F40
 from .conftest import CSP_VIOLATIONS, watch_csp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python"))
-from example_bot import choose  # noqa: E402
+from example_bot import strategy  # noqa: E402
 from pbw_client import Bot, Client  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -52,7 +52,7 @@ def test_a_person_challenges_the_example_bot_and_plays_it_to_the_end(
 
     def run_bot():
         try:
-            Bot(client, choose).run(until=over.is_set)
+            Bot(client, strategy("greedy")).run(until=over.is_set)
         except Exception as error:  # told to the test below
             failures.append(error)
 

@@ -7,8 +7,10 @@ from typing import Any
 
 from .client import ApiError, Client
 
-# (the actions offered, each {"action", "label"}; a salt that names the position) -> action
-Strategy = Callable[[list[dict[str, Any]], str], dict[str, Any]]
+# (the game as the API shows it to this account, ``Client.game``: its ``view`` is the
+# engine's view for the bot's seat, whose ``actions`` are the actions offered, each
+# {"action", "label"}; a salt that names the position) -> one of the offered actions
+Strategy = Callable[[dict[str, Any], str], dict[str, Any]]
 
 
 class Bot:
@@ -46,12 +48,12 @@ class Bot:
     def play_turn(self, game_id: int) -> int:
         made = 0
         while True:
-            offered = self.client.actions(game_id)
-            if not offered["actions"]:
+            game = self.client.game(game_id)
+            if not (game["view"] or {}).get("actions"):
                 return made
-            action = self.choose(offered["actions"], f"{game_id}:{offered['token']}")
+            action = self.choose(game, f"{game_id}:{game['token']}")
             try:
-                self.client.act(game_id, action, offered["token"])
+                self.client.act(game_id, action, game["token"])
             except ApiError as error:
                 if error.code != "stale_version":  # the position moved on: look again
                     raise
