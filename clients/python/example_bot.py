@@ -8,12 +8,13 @@ other seats' secrets drawn at random), as the site's own computer player decides
 
 - ``random``: any offered action (by kind of action, seeded by the position);
 - ``greedy`` (the default): the action whose turn scores best;
-- ``strong``: a search within ``--seconds`` a decision.
+- ``strong``: a search of at most ``--playouts`` playouts within ``--seconds`` a decision.
 
 A title whose engine the bot does not know (or one that cannot rebuild a position from a
 view) is played at random.
 
-    PYTHONPATH=<the repository> python example_bot.py --url URL --token TOKEN [--strength S]
+    PYTHONPATH=<the repository> python example_bot.py --url URL --token TOKEN
+        [--strength random|greedy|strong] [--seconds 1.0] [--playouts 200]
 """
 
 from __future__ import annotations
@@ -40,11 +41,15 @@ ENGINES: dict[tuple[str, int], Any] = {
 Strategy = Callable[[dict[str, Any], str], dict[str, Any]]
 
 
-def strategy(strength: str = "greedy", seconds: float = 1.0) -> Strategy:
-    """How the bot picks an action in a game the API shows it (``Bot``'s strategy)."""
+def strategy(
+    strength: str = "greedy", seconds: float | None = 1.0, playouts: int | None = 200
+) -> Strategy:
+    """How the bot picks an action in a game the API shows it (``Bot``'s strategy).
+    ``seconds`` and ``playouts`` bound the strong player (the site's own budget by
+    default; no clock, ``seconds=None``, makes its decisions reproducible)."""
     if strength not in STRENGTHS:
         raise ValueError(f"unknown strength: {strength!r}")
-    budget = Budget(seconds=seconds)  # and at most the site's 200 playouts
+    budget = Budget(seconds=seconds, playouts=playouts)
 
     def choose(game: dict[str, Any], salt: str) -> dict[str, Any]:
         view = game["view"]
@@ -76,9 +81,12 @@ def main() -> None:
     parser.add_argument(
         "--seconds", type=float, default=1.0, help="the strong player's time a decision"
     )
+    parser.add_argument(
+        "--playouts", type=int, default=200, help="the strong player's playouts a decision"
+    )
     args = parser.parse_args()
     with Client(args.url, args.token) as client:
-        Bot(client, strategy(args.strength, args.seconds)).run()
+        Bot(client, strategy(args.strength, args.seconds, args.playouts)).run()
 
 
 if __name__ == "__main__":
