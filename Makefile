@@ -79,6 +79,7 @@ bench: $(STAMP)
 	$(PY) bench/site_moves.py
 	$(PY) bench/sweep_deadlines.py
 	$(PY) bench/bots.py --seats 2 --games 200 --playouts siam=200,tal=100 --positions 20 --endings 2000
+	$(PY) bench/bot_from_view.py
 	$(PY) bench/cold_positions.py
 	$(PY) bench/automatch.py
 	$(PY) bench/move_parts.py

@@ -13,8 +13,8 @@ as the API sends it (through JSON, not timed), then the milliseconds of CPU time
 the view, and of ``strong`` at ``--playouts`` playouts without a clock from each (the
 site's budget adds a clock of 1 s). Medians and 90th percentiles; and how many
 decisions from the view differ from those on the state (none is expected: the
-strengths search samples drawn alike from either). Some 15 s on one core with the
-defaults: not part of ``make bench``.
+strengths search samples drawn alike from either). Some 10-15 s on one core with
+the defaults (``make bench`` runs them).
 """
 
 from __future__ import annotations
