@@ -50,10 +50,14 @@ def choose_from_view(
 ) -> dict[str, Any]:
     """:func:`choose` for a player who holds only ``view`` (``engine.view(state, seat)``,
     as the API serves it): the position is rebuilt with the engine's ``from_view``, the
-    others' secrets drawn at random. The decision is the one :func:`choose` makes on
-    the real state wherever the view shows everything that state holds but its future
-    draws (King of Siam always): the strengths sample from the rebuilt state as they
-    sample from the real one. An engine without ``from_view`` plays only at random.
+    others' secrets drawn at random.
+
+    On ``engine.view(state, seat)`` the decision is the one :func:`choose` makes on
+    ``state``: the strengths search only samples (``determinize``), which redraw every
+    secret in the same order from the rebuilt position as from the real one. (The
+    API's view of a Tal der Könige game from round 2 on numbers its log without the
+    others' secret plan steps: another seed, another decision as well founded.)
+    Without ``from_view`` an engine offers the random strength only (ValueError).
     """
     started = now()
     rebuild = getattr(engine, "from_view", None)

@@ -112,8 +112,8 @@ so that the rebuilt state looks to ``seat`` as the real one does (its view is th
 same, its legal actions are the view's actions) and can be played on with
 ``apply``. It must be pure and deterministic from ``view`` and ``rng``. It may need
 no more than the view shows: what it cannot read there that the rules need, the
-view must show, and only if ``seat`` may know it. Without it, ``bots.play.choose_from_view``
-can only play at random.
+view must show, and only if ``seat`` may know it. Without it,
+``bots.choose_from_view`` plays at random only.
 """
 
 from __future__ import annotations
