@@ -14,6 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from api import tokens
 from api.models import BotAccount
 from games import play
+from lobby import invites
 from games.models import Game
 from tests.factories import UserFactory
 from tests.live.conftest import _live_state, asgi_server, cookie_of  # noqa: F401  (fixtures)
@@ -82,7 +83,23 @@ def test_a_person_challenges_the_example_bot_and_plays_it_to_the_end(
     assert game.status == Game.Status.FINISHED
     assert set(game.moves.values_list("seat", flat=True)) == {0, 1}  # both played
     over.set()
+    # The bot looks at ``until`` on its next event: another challenge wakes it at once
+    # (its stream's heartbeats are comments, which the client does not hand on).
+    invites.invite(
+        play.create_game(
+            person,
+            count_kind,
+            title="Again",
+            players=2,
+            options={},
+            time_limit_days=3,
+            private=False,
+        ).pk,
+        person,
+        "examplebot",
+    )
     bot.join(20)
+    assert not bot.is_alive()
     client.close()
     context.close()
     assert not failures, failures
