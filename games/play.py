@@ -308,7 +308,11 @@ def _start(game: Game, shuffle: bool = True) -> None:
 
 
 def _after_change(
-    game: Game, state: Any, moved_on: bool = False, seats: list[Seat] | None = None
+    game: Game,
+    state: Any,
+    moved_on: bool = False,
+    seats: list[Seat] | None = None,
+    credit: bool = True,
 ) -> None:
     """Bring the denormalised turn data, the clock and the result in line with ``state``.
 
@@ -316,6 +320,11 @@ def _after_change(
     seat starts to move, or ``moved_on``: another seat moved meanwhile, as in a
     forced pass). Steps within a turn, a take-back, or one seat handing in its
     plan while others still write theirs do not give anyone time back.
+
+    With banks, a seat that stops being to move finished its turn and gets the
+    increment, unless ``credit`` is False: a take-back or an undo ends no turn, it
+    only takes the move away from whoever had it meanwhile (their bank stands with
+    what it holds, or a player could gain time by undoing).
 
     ``seats``: the game's seats with their users, when the caller has them.
     """
@@ -348,7 +357,13 @@ def _after_change(
     if game.has_bank:
         # Each seat's bank (games.clock): it runs while the seat is to move, a handed-on
         # turn adds the increment; the same things stop it as stop the time per move.
-        banks.settle(game, seats, now, ended=ended, stopped=bool(open_seats or game.paused_until))
+        banks.settle(
+            game,
+            seats,
+            now,
+            ended=ended if credit else set(),
+            stopped=bool(open_seats or game.paused_until),
+        )
         left = running.time_left(game, movers, now)
         if not open_seats and not game.paused_until and _away(game, movers) and left:
             running.stop(game, seats, now)
@@ -550,7 +565,7 @@ def undo(game_id: int, user, seen: int | str | None) -> Game:
             game.secret_steps += 1  # taking back a secret step is no news to the others
         else:
             game.version += 1
-        _after_change(game, state)
+        _after_change(game, state, credit=False)
         since.mark_seen(game, seat.pk)
         # The take-back changed the cache key: seed it, so the next page
         # does not rebuild the position a second time.
