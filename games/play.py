@@ -313,6 +313,7 @@ def _after_change(
     moved_on: bool = False,
     seats: list[Seat] | None = None,
     credit: bool = True,
+    finished: frozenset[int] = frozenset(),
 ) -> None:
     """Bring the denormalised turn data, the clock and the result in line with ``state``.
 
@@ -324,7 +325,10 @@ def _after_change(
     With banks, a seat that stops being to move finished its turn and gets the
     increment, unless ``credit`` is False: a take-back or an undo ends no turn, it
     only takes the move away from whoever had it meanwhile (their bank stands with
-    what it holds, or a player could gain time by undoing).
+    what it holds, or a player could gain time by undoing). ``finished``: seats that
+    finished a turn in this change though they are to move now as before (the turn
+    came back at once: a premove or a forced reply) or were not to move before or
+    after (the seat whose queue was played): they get the increment too.
 
     ``seats``: the game's seats with their users, when the caller has them.
     """
@@ -361,7 +365,7 @@ def _after_change(
             game,
             seats,
             now,
-            ended=ended if credit else set(),
+            ended=(ended | finished) if credit else set(),
             stopped=bool(open_seats or game.paused_until),
         )
         left = running.time_left(game, movers, now)
@@ -490,7 +494,10 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
             game.secret_steps += 1  # nobody else sees it: what they read stays as it was
         else:
             game.version += 1
-        _after_change(game, state, moved_on=number > own, seats=seats)
+        finished = _turns_finished(game, seat.number, own, number, state) if number > own else None
+        _after_change(
+            game, state, moved_on=number > own, seats=seats, finished=finished or frozenset()
+        )
         if not user.is_bot:
             # Acting is taking in the position. A computer standing in does not
             # take it in for the player: on their return, "since you last
@@ -512,6 +519,24 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
     logger.info("move", extra={"game_id": game.pk, "title": game.kind, "move_number": own})
     game.played_state = state
     return game
+
+
+def _turns_finished(game: Game, actor: int, own: int, last: int, state: Any) -> frozenset[int]:
+    """The seats that finished a turn from move ``own`` (the actor's) to ``last`` (forced
+    moves and premoves played after it): each that moved and then saw another seat move,
+    or is not to move at the end. One query, only when moves followed the actor's."""
+    movers = [actor]
+    movers += (
+        game.moves.filter(number__gt=own, number__lte=last)
+        .order_by("number")
+        .values_list("seat", flat=True)
+    )
+    active = game.engine.active_seats(state)
+    return frozenset(
+        seat
+        for index, seat in enumerate(movers)
+        if seat not in active or any(later != seat for later in movers[index + 1 :])
+    )
 
 
 def is_secret(engine, state: Any, seat: int, action: Any) -> bool:

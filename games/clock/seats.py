@@ -59,7 +59,8 @@ def runs_out_at(game, seat) -> datetime | None:
 def settle(game, seats: list, now: datetime, *, ended: set[int], stopped: bool) -> None:
     """Bring every seat's bank in line at ``now`` and set the game's deadline.
 
-    ``ended``: the seat numbers that handed on their turn now (they get the increment);
+    ``ended``: the seat numbers that handed on their turn now (they get the increment;
+    one to move again, its turn come back at once, starts a new turn);
     ``stopped``: the clock stands (vacation, agreed pause, open seat). A seat's bank runs
     while it is to move and the clock does not stand; every other bank stands.
     Saves the seats that changed; the caller saves the game.
@@ -71,6 +72,8 @@ def settle(game, seats: list, now: datetime, *, ended: set[int], stopped: bool) 
         was = bank_of(game, seat)
         if seat.number in ended:
             now_bank = rules.end_turn(was, now, pace, zone)
+            if seat.to_move and not stopped:
+                now_bank = rules.run(now_bank, now)
         elif seat.to_move and not stopped:
             now_bank = rules.run(was, now)
         else:

@@ -15,6 +15,7 @@ from games.clock import Pace
 from games.clock import seats as banks
 from tests.factories import UserFactory, running_game
 from tests.fake_engine import CountEngine
+from tests.premoves.conftest import queue_first_choices
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +92,18 @@ def test_an_undone_action_credits_nobody_an_increment(undo_kind):
         game.refresh_from_db()
         assert game.seats.get(to_move=True).user == mover
         assert bank(game, other) == 8 * H  # two hours spent, no turn finished
+
+
+def test_a_turn_played_from_a_queue_is_credited_and_so_is_the_one_before(users):
+    with time_machine.travel(START, tick=False) as clock:
+        game = running_game("siam", users[:2], {"map": "siam"}, pace=PACE)
+        anna = game.seats.get(to_move=True).user
+        ben = game.seats.exclude(user=anna).get().user
+        queue_first_choices(game, ben, 5, first={"type": "play", "card": "maharacha"})
+        clock.move_to(START + 2 * H)
+        play.act(game.pk, anna, {"type": "pass"}, None)  # Ben's whole card follows at once
+        game.refresh_from_db()
+        assert game.seats.get(to_move=True).user == anna
+        assert bank(game, anna) == 9 * H  # two hours spent, and her turn's hour
+        assert bank(game, ben) == 11 * H  # no time spent, and his turn's hour
+        assert game.deadline == START + 2 * H + 9 * H  # her bank runs from now
