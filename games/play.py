@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from enginekit import N_, IllegalAction, msg
 
 from . import extend, lists, premoves, replay, signals, since, text
-from .clock import running
+from .clock import running, zones
 from .clock import seats as banks
 from .clock.bank import Pace
 from .models import ChatMessage, Game, Move, Pause, Seat
@@ -680,6 +680,28 @@ def sync_clock(game_id: int) -> str | None:
             game.save(update_fields=["deadline", "paused_remaining"])
             return "resumed"
     return None
+
+
+def time_zone_changed(user, before: str) -> int:
+    """``user`` (saved with their new time zone) moved from the zone named ``before``:
+    their running banks in games with weekends off run on by the new zone's weekends,
+    and those games' deadlines follow (the sweep reads them). How many games changed."""
+    running_banks = Seat.objects.filter(
+        user=user,
+        to_move=True,
+        bank_since__isnull=False,
+        game__status=Game.Status.ACTIVE,
+        game__weekends_off=True,
+    )
+    changed = 0
+    for game_id in running_banks.values_list("game_id", flat=True).distinct():
+        with transaction.atomic():
+            game = locked(game_id)
+            seats = list(game.seats.select_related("user"))
+            if banks.rezone(game, seats, user.pk, zones.named(before), timezone.now()):
+                game.save(update_fields=["deadline"])
+                changed += 1
+    return changed
 
 
 def time_out(game_id: int, expected_deadline) -> str | None:
