@@ -2,13 +2,95 @@
 page's rules; and a request id counts once, whether it came from the page or the API."""
 
 import json
+from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
-from games.models import Move
+from games import play
+from games.models import Game, Move
+from games.numbering import numbering
 from tests.factories import UserFactory, running_game
+from tournaments.models import Entrant, Tournament
 
 pytestmark = pytest.mark.django_db
+
+
+def queries(client, path, headers) -> tuple[int, list]:
+    """The queries of one request, after a first one (a token's first request records
+    that it was used)."""
+    client.get(path, headers=headers)
+    with CaptureQueriesContext(connection) as captured:
+        answer = client.get(path, headers=headers)
+    assert answer.status_code == 200
+    return len(captured), answer.json()
+
+
+def test_my_games_cost_as_many_queries_for_thirty_tal_games_as_for_three(client, token_of):
+    me = UserFactory()
+    headers = token_of(me)
+
+    def tal_games(count):
+        for _ in range(count):
+            running_game("tal", [me, UserFactory()])
+
+    tal_games(3)
+    few, listed = queries(client, "/api/v1/me/games", headers)
+    assert len(listed) == 3
+    tal_games(27)
+    many, listed = queries(client, "/api/v1/me/games", headers)
+    assert len(listed) == 30 and many == few
+    # Each counts what every viewer sees: the moves in force but the secret plan steps.
+    for game in listed:
+        assert game["move_count"] == numbering(Game.objects.get(pk=game["id"]), None).total
+
+
+def test_the_lobby_costs_as_many_queries_for_thirty_games_as_for_three(client, token_of):
+    headers = token_of(UserFactory())
+
+    def open_tal_games(count):
+        for n in range(count):
+            play.create_game(
+                UserFactory(), registry_kind("tal"), title=f"Open {n}", players=2, options={},
+                time_limit_days=3, private=False,
+            )  # fmt: skip
+
+    open_tal_games(3)
+    few, listed = queries(client, "/api/v1/lobby", headers)
+    assert len(listed) == 3
+    open_tal_games(27)
+    many, listed = queries(client, "/api/v1/lobby", headers)
+    assert len(listed) == 30 and many == few
+
+
+def registry_kind(slug):
+    from games import registry
+
+    return registry.get(slug)
+
+
+def test_tournaments_cost_as_many_queries_for_a_long_list_as_for_three(client, token_of):
+    headers = token_of(UserFactory())
+    creator = UserFactory()
+
+    def tournaments(count):
+        for n in range(count):
+            cup = Tournament.objects.create(
+                created_by=creator, name=f"Cup {n}", kind="count", options={}, table_size=2,
+                format=Tournament.Format.SWISS, rounds=2, min_entrants=2, max_entrants=16,
+                signup_closes=timezone.now() + timedelta(days=1, minutes=n),
+            )  # fmt: skip
+            for _ in range(2):
+                Entrant.objects.create(tournament=cup, user=UserFactory())
+
+    tournaments(3)
+    few, listed = queries(client, "/api/v1/tournaments", headers)
+    assert [t["entrants"] for t in listed["tournaments"]] == [2, 2, 2]
+    tournaments(27)
+    many, listed = queries(client, "/api/v1/tournaments", headers)
+    assert len(listed["tournaments"]) == 20 and many == few  # the list shows twenty
 
 
 def post(client, url, body, headers):
