@@ -10,9 +10,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import play
-from games.models import Game, Move
+from games.models import ChatMessage, Game, Move
 from games.numbering import numbering
+from moderation import actions
 from tests.factories import UserFactory, running_game
+from tests.moderation.admin_helpers import moderator
 from tournaments.models import Entrant, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -101,6 +103,22 @@ def post(client, url, body, headers):
 def table(count_kind):
     game = running_game("count", [UserFactory(), UserFactory()])
     return game, game.seats.get(number=0).user
+
+
+def test_the_apis_chat_keeps_the_pages_length_and_mutes(client, table, token_of, settings):
+    game, player = table
+    headers = token_of(player)
+    url = f"/api/v1/games/{game.pk}/chat"
+    too_long = post(client, url, {"text": "x" * (settings.CHAT_MAX_LENGTH + 1)}, headers)
+    assert too_long.status_code == 400
+    assert f"at most {settings.CHAT_MAX_LENGTH} characters" in too_long.json()["message"]
+    actions.mute_chat(moderator(), player, "Shouting at everyone", days=7)
+    muted = post(client, url, {"text": "hello"}, headers)
+    assert muted.status_code == 403 and "Shouting at everyone" in muted.json()["message"]
+    assert not ChatMessage.objects.exists()
+    # What the API's description tells programs is that limit.
+    schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]["ChatIn"]
+    assert schema["properties"]["text"]["maxLength"] == settings.CHAT_MAX_LENGTH
 
 
 def test_a_request_id_counts_once_from_the_page_and_the_api(client, table, token_of):
