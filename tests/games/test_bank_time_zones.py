@@ -59,3 +59,14 @@ def test_a_new_time_zone_leaves_games_without_weekends_off_alone(count_kind, cli
         game.refresh_from_db()
         assert game.deadline == FRIDAY + 12 * H
         assert play.time_zone_changed(mover, "Europe/Berlin") == 0
+
+
+def test_a_zone_this_system_does_not_know_is_read_as_utc_by_every_part():
+    from accounts import local_time
+    from games.clock import zones
+    from notify import schedule
+
+    assert zones.named("Europe/Berlin").key == "Europe/Berlin"
+    assert zones.named("Mars/Olympus") == zones.named("") == zones.UTC
+    # The one lookup the clock, the mail schedule and the header's local time share.
+    assert schedule.zones is local_time.zones is zones
