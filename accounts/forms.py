@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from games import play
 from games.clock import vacation
 from notify import outbox
 from notify.compose import SEEN_RECENTLY
@@ -131,6 +132,9 @@ class SettingsForm(forms.ModelForm):
         user = super().save(commit)
         if commit:
             vacation.book(user)
+            if "time_zone" in self.changed_data:
+                # Weekends off follow the player's zone: their running banks' deadlines.
+                play.time_zone_changed(user, self.initial.get("time_zone") or "")
             if SCHEDULE_FIELDS.intersection(self.changed_data):
                 outbox.reschedule(user)
         return user

@@ -10,22 +10,14 @@ games' pages are not drawn anew every minute.
 
 from __future__ import annotations
 
-import zoneinfo
-
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import formats, timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from games.clock import zones
 from notify import schedule
-
-
-def _zone(user) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(user.time_zone or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
 
 
 def header_mark(seat) -> str:
@@ -34,7 +26,7 @@ def header_mark(seat) -> str:
     if not user.show_local_time or user.is_bot:
         return ""
     now = timezone.now()
-    local = now.astimezone(_zone(user))
+    local = now.astimezone(zones.of(user))
     shown = formats.time_format(local.time(), "TIME_FORMAT")
     quiet_end = schedule.quiet_end(user, now)
     if quiet_end is None:

@@ -6,10 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.db import IntegrityError, transaction
-
-from games import numbering, play
-from games.models import Game, Receipt
+from games import numbering, play, receipts
+from games.models import Game
 
 from .errors import ApiError, from_play_error
 
@@ -29,15 +27,9 @@ def once(request, game: Game, key: str | None, operation: Callable[[], Any]) -> 
     again. The answer: the game's version after it, and whether it was a retry."""
     recorded = False
     try:
-        with transaction.atomic():
-            if key is not None:
-                try:
-                    with transaction.atomic():
-                        Receipt.objects.create(game=game, user=request.user, request_id=key)
-                except IntegrityError:
-                    recorded = True
-            if not recorded:
-                operation()
+        receipts.once(game, request.user, key, operation)
+    except receipts.AlreadyRecorded:
+        recorded = True
     except play.PlayError as error:
         raise from_play_error(error) from None
     game = Game.objects.get(pk=game.pk)

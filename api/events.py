@@ -11,21 +11,15 @@ one: its channel must be listened to); the client connects again.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import random
-import secrets
 from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
-from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
-from django.http import HttpResponse, StreamingHttpResponse
 from ninja import Router
 
 from games.models import Game, Seat
-from live import caps, channels, hub, streams
+from live import channels, hub, streams
 from lobby.invites import pending_for
 
 from .auth import need
@@ -94,55 +88,39 @@ def _news_between_requests(user, known: Known) -> bytes:
         connection.close()
 
 
+class TokenFeed(streams.Feed):
+    """The token's events on the live streams' machinery (``live.streams.respond``: the
+    cap, the subscription before the first read, the heartbeat, the end, the place
+    given back however the stream ends): the caller's own channel and those of their
+    games, each change read from the database and told as JSON."""
+
+    def __init__(self, user, games: set[int]) -> None:
+        self.user, self.known, self.listened = user, Known(), games
+
+    async def first(self) -> bytes:
+        # Read once subscribed: what is committed meanwhile is read here or told later.
+        out = await sync_to_async(news)(self.user, self.known)
+        current = hub.current()
+        if isinstance(current, hub.LocalHub):  # what live.keeper compares with
+            for game_id, (version, chat_count) in self.known.games.items():
+                wire = channels.GameState(version, chat_count).wire
+                current.remember(channels.game_channel(game_id), wire)
+        self.done = bool(set(self.known.games) - self.listened)  # a game not listened to
+        return out
+
+    async def news(self, items: list) -> bytes:
+        out = await sync_to_async(_news_between_requests)(self.user, self.known)
+        self.done = bool(set(self.known.games) - self.listened)  # a new game's channel
+        return out
+
+
 @router.get("/events", response={200: None}, tags=["events"])
 async def events(request):
     """Server-sent events: ``my_turn``, ``game``, ``chat``, ``invitation`` (JSON data)."""
     await sync_to_async(need)(request, "read")
-    return await _respond(request, request.user)
-
-
-async def _respond(request, user) -> HttpResponse:
-    if not isinstance(request, ASGIRequest):
-        return HttpResponse(status=204)  # served under ASGI only (live.streams)
-    known = Known()
-    head = await sync_to_async(news)(user, known)
-    names = [channels.user_channel(user.pk), *(channels.game_channel(g) for g in known.games)]
-    place = secrets.token_hex(8)
-    try:
-        if not await sync_to_async(caps.take)(f"api:{request.api_token.pk}", place):
-            return streams.too_many()
-        inbox = await hub.current().open(names)
-    except hub.Unavailable:
-        caps.release(place)
-        return streams.unavailable()
-    stream = streams.Stream(inbox, place, None)
-    response = StreamingHttpResponse(
-        _events(stream, user, known, channels.retry(random.randint(1000, 6000)) + head),
-        content_type="text/event-stream",
-    )
-    response["Cache-Control"] = "no-cache, no-store"
-    response["X-Accel-Buffering"] = "no"
+    user = request.user
+    games, _turns = await sync_to_async(read_games)(user)
+    names = [channels.user_channel(user.pk), *(channels.game_channel(g) for g in games)]
+    feed = TokenFeed(user, set(games))
+    response = await streams.respond(request, names, feed, key=f"api:{request.api_token.pk}")
     return response
-
-
-async def _events(stream: streams.Stream, user, known: Known, head: bytes):
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + settings.LIVE_STREAM_SECONDS * random.uniform(0.8, 1.0)
-    try:
-        yield head
-        while (left := deadline - loop.time()) > 0:
-            try:
-                async with asyncio.timeout(min(settings.LIVE_HEARTBEAT_SECONDS, left)):
-                    item = await stream.inbox.get()
-            except TimeoutError:
-                yield channels.HEARTBEAT
-                continue
-            items = [item, *stream.inbox.pending()]
-            before = set(known.games)
-            out = await sync_to_async(_news_between_requests)(user, known)
-            if out:
-                yield out
-            if hub.END in items or set(known.games) - before:
-                return  # a new game's channel needs a new stream
-    finally:
-        stream.close()

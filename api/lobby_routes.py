@@ -39,7 +39,7 @@ def my_games(request):
     """The caller's running and open games, those where it is their turn first."""
     need(request, "read")
     running_seats, _finished = lists.my_seats(request.user)
-    return [reading.my_seat(seat) for seat in running_seats]
+    return reading.my_seats(running_seats)
 
 
 @router.get("/lobby", response={200: list[dict], **REFUSALS}, tags=["lobby"])
@@ -47,7 +47,7 @@ def lobby(request, kind: str = "", players: int | None = None):
     """Public games waiting for players, newest first (the lobby's own list)."""
     need(request, "read")
     chosen = LobbyFilter({"title": kind, "players": players or ""})
-    return [reading.summary(game) for game in open_games(chosen)]
+    return reading.summaries(list(open_games(chosen)))
 
 
 @router.post("/lobby", response={200: dict, **REFUSALS}, tags=["lobby"])
@@ -132,7 +132,7 @@ def tournaments(request):
                 "format": t.format,
                 "table_size": t.table_size,
                 "signup_closes": t.signup_closes.isoformat(),
-                "entrants": t.entrants.count(),
+                "entrants": t.entrant_count,
                 "max_entrants": t.max_entrants,
             }
             for t in lookup.open_for_entries()

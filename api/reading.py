@@ -32,8 +32,17 @@ def players(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-def summary(game: Game) -> dict[str, Any]:
-    """What every viewer who may see the game reads of it in a list."""
+def summaries(games: list[Game]) -> list[dict[str, Any]]:
+    """``summary`` of each game of a list, their move counts read together."""
+    counts = numbering.public_move_counts(games)
+    return [summary(game, counts[game.pk]) for game in games]
+
+
+def summary(game: Game, move_count: int | None = None) -> dict[str, Any]:
+    """What every viewer who may see the game reads of it in a list (``move_count``:
+    its public move count, when the list read it)."""
+    if move_count is None:
+        move_count = numbering.public_move_count(game)
     return {
         "id": game.pk,
         "kind": game.kind,
@@ -44,15 +53,19 @@ def summary(game: Game) -> dict[str, Any]:
         "rated": game.rated and not game.computer_played,
         "time_limit_days": game.time_limit_days,
         "version": game.version,
-        "move_count": numbering.public_move_count(game),
+        "move_count": move_count,
         "deadline": _time(game.deadline),
         "created_at": _time(game.created_at),
         "seats": players(game),
     }
 
 
-def my_seat(seat: Seat) -> dict[str, Any]:
-    return {**summary(seat.game), "my_seat": seat.number, "my_turn": bool(seat.to_move)}
+def my_seats(seats: list[Seat]) -> list[dict[str, Any]]:
+    """The caller's games of a list of their seats, with their seat and turn."""
+    return [
+        {**data, "my_seat": seat.number, "my_turn": bool(seat.to_move)}
+        for seat, data in zip(seats, summaries([seat.game for seat in seats]), strict=True)
+    ]
 
 
 def page_of(game: Game, user) -> BoardPage | None:

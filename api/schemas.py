@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+from django.conf import settings
 from ninja import Schema
 from pydantic import Field
 
@@ -30,7 +31,8 @@ class UndoIn(Schema):
 
 
 class ChatIn(Schema):
-    text: Annotated[str, Field(min_length=1, max_length=2000)]
+    # The page's limit (games.play.post_chat checks it again, with mutes and the rest).
+    text: Annotated[str, Field(min_length=1, max_length=settings.CHAT_MAX_LENGTH)]
     idempotency_key: IdempotencyKey | None = None
 
 

@@ -19,7 +19,9 @@ import bisect
 from dataclasses import dataclass
 from typing import Any
 
-from .models import Game
+from django.db.models import Count
+
+from .models import Game, Move
 
 
 @dataclass(frozen=True)
@@ -102,4 +104,22 @@ def _letter(index: int) -> str:
 
 def public_move_count(game: Game) -> int:
     """The moves in force that every viewer sees (an API client's count)."""
-    return numbering(game, None).total
+    return public_move_counts([game])[game.pk]
+
+
+def public_move_counts(games: list[Game]) -> dict[int, int]:
+    """``public_move_count`` of each of ``games`` by id, in one query for a whole list
+    (none where no game's title has secret steps or no game has moves): the moves in
+    force less the secret steps in force, which a spectator's numbers skip."""
+    counts = {game.pk: game.move_count for game in games}
+    secretive = [game.pk for game in games if game.move_count and hasattr(game.engine, "secret")]
+    if secretive:
+        rows = (
+            Move.objects.filter(game_id__in=secretive, secret=True, undone=False)
+            .values("game_id")
+            .annotate(steps=Count("pk"))
+            .values_list("game_id", "steps")
+        )
+        for game_id, steps in rows:
+            counts[game_id] -= steps
+    return counts

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from enginekit import N_, IllegalAction, msg
 
 from . import extend, lists, premoves, replay, signals, since, text
-from .clock import running
+from .clock import running, zones
 from .clock import seats as banks
 from .clock.bank import Pace
 from .models import ChatMessage, Game, Move, Pause, Seat
@@ -308,7 +308,12 @@ def _start(game: Game, shuffle: bool = True) -> None:
 
 
 def _after_change(
-    game: Game, state: Any, moved_on: bool = False, seats: list[Seat] | None = None
+    game: Game,
+    state: Any,
+    moved_on: bool = False,
+    seats: list[Seat] | None = None,
+    credit: bool = True,
+    finished: frozenset[int] = frozenset(),
 ) -> None:
     """Bring the denormalised turn data, the clock and the result in line with ``state``.
 
@@ -316,6 +321,14 @@ def _after_change(
     seat starts to move, or ``moved_on``: another seat moved meanwhile, as in a
     forced pass). Steps within a turn, a take-back, or one seat handing in its
     plan while others still write theirs do not give anyone time back.
+
+    With banks, a seat that stops being to move finished its turn and gets the
+    increment, unless ``credit`` is False: a take-back or an undo ends no turn, it
+    only takes the move away from whoever had it meanwhile (their bank stands with
+    what it holds, or a player could gain time by undoing). ``finished``: seats that
+    finished a turn in this change though they are to move now as before (the turn
+    came back at once: a premove or a forced reply) or were not to move before or
+    after (the seat whose queue was played): they get the increment too.
 
     ``seats``: the game's seats with their users, when the caller has them.
     """
@@ -348,7 +361,13 @@ def _after_change(
     if game.has_bank:
         # Each seat's bank (games.clock): it runs while the seat is to move, a handed-on
         # turn adds the increment; the same things stop it as stop the time per move.
-        banks.settle(game, seats, now, ended=ended, stopped=bool(open_seats or game.paused_until))
+        banks.settle(
+            game,
+            seats,
+            now,
+            ended=(ended | finished) if credit else set(),
+            stopped=bool(open_seats or game.paused_until),
+        )
         left = running.time_left(game, movers, now)
         if not open_seats and not game.paused_until and _away(game, movers) and left:
             running.stop(game, seats, now)
@@ -475,7 +494,10 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
             game.secret_steps += 1  # nobody else sees it: what they read stays as it was
         else:
             game.version += 1
-        _after_change(game, state, moved_on=number > own, seats=seats)
+        finished = _turns_finished(game, seat.number, own, number, state) if number > own else None
+        _after_change(
+            game, state, moved_on=number > own, seats=seats, finished=finished or frozenset()
+        )
         if not user.is_bot:
             # Acting is taking in the position. A computer standing in does not
             # take it in for the player: on their return, "since you last
@@ -497,6 +519,24 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
     logger.info("move", extra={"game_id": game.pk, "title": game.kind, "move_number": own})
     game.played_state = state
     return game
+
+
+def _turns_finished(game: Game, actor: int, own: int, last: int, state: Any) -> frozenset[int]:
+    """The seats that finished a turn from move ``own`` (the actor's) to ``last`` (forced
+    moves and premoves played after it): each that moved and then saw another seat move,
+    or is not to move at the end. One query, only when moves followed the actor's."""
+    movers = [actor]
+    movers += (
+        game.moves.filter(number__gt=own, number__lte=last)
+        .order_by("number")
+        .values_list("seat", flat=True)
+    )
+    active = game.engine.active_seats(state)
+    return frozenset(
+        seat
+        for index, seat in enumerate(movers)
+        if seat not in active or any(later != seat for later in movers[index + 1 :])
+    )
 
 
 def is_secret(engine, state: Any, seat: int, action: Any) -> bool:
@@ -550,7 +590,7 @@ def undo(game_id: int, user, seen: int | str | None) -> Game:
             game.secret_steps += 1  # taking back a secret step is no news to the others
         else:
             game.version += 1
-        _after_change(game, state)
+        _after_change(game, state, credit=False)
         since.mark_seen(game, seat.pk)
         # The take-back changed the cache key: seed it, so the next page
         # does not rebuild the position a second time.
@@ -640,6 +680,28 @@ def sync_clock(game_id: int) -> str | None:
             game.save(update_fields=["deadline", "paused_remaining"])
             return "resumed"
     return None
+
+
+def time_zone_changed(user, before: str) -> int:
+    """``user`` (saved with their new time zone) moved from the zone named ``before``:
+    their running banks in games with weekends off run on by the new zone's weekends,
+    and those games' deadlines follow (the sweep reads them). How many games changed."""
+    running_banks = Seat.objects.filter(
+        user=user,
+        to_move=True,
+        bank_since__isnull=False,
+        game__status=Game.Status.ACTIVE,
+        game__weekends_off=True,
+    )
+    changed = 0
+    for game_id in running_banks.values_list("game_id", flat=True).distinct():
+        with transaction.atomic():
+            game = locked(game_id)
+            seats = list(game.seats.select_related("user"))
+            if banks.rezone(game, seats, user.pk, zones.named(before), timezone.now()):
+                game.save(update_fields=["deadline"])
+                changed += 1
+    return changed
 
 
 def time_out(game_id: int, expected_deadline) -> str | None:

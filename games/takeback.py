@@ -123,7 +123,8 @@ def take_back(game: Game, turn: Turn) -> None:
         after=game.move_count,
     )
     number, count, state = replay.rebuild(game)
-    _after_change(game, state)
+    # The player who was to move meanwhile finished no turn: their bank stands, no increment.
+    _after_change(game, state, credit=False)
     seat = game.seats.filter(number=turn.seat).first()
     if seat is not None:
         since.mark_seen(game, seat.pk)

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -30,6 +30,7 @@ from . import (
     planning,
     play,
     presence,
+    receipts,
     record,
     registry,
     replay,
@@ -37,7 +38,7 @@ from . import (
 )
 from .archive_search import ArchiveSearch
 from .forms import NewGameForm
-from .models import Game, Receipt, Seat
+from .models import Game, Seat
 from .pages import board_page, chat_window, view_token
 from .rows import RowReader
 
@@ -574,10 +575,6 @@ def _answer(
     return redirect(reverse("game_plan", args=[game.pk]) if plan else game)
 
 
-class AlreadyRecorded(Exception):
-    pass
-
-
 def _request_id(data) -> str | None:
     """The client-made token of one click: a retry sends the same one."""
     value = data.get("request_id")
@@ -589,18 +586,10 @@ def _request_id(data) -> str | None:
 
 
 def _once(request, game, data, operation):
-    """Run ``operation`` at most once per request id: the id is stored in the
-    operation's own transaction, so a retry after a cut connection finds it.
-    Returns what ``operation`` returned."""
-    request_id = _request_id(data)
-    with transaction.atomic():
-        if request_id is not None:
-            try:
-                with transaction.atomic():
-                    Receipt.objects.create(game=game, user=request.user, request_id=request_id)
-            except IntegrityError:
-                raise AlreadyRecorded from None
-        return operation(request, game.pk, data)
+    """Run ``operation`` at most once per request id (``receipts.once``); what it returned."""
+    return receipts.once(
+        game, request.user, _request_id(data), lambda: operation(request, game.pk, data)
+    )
 
 
 def guarded(operation=None, *, invite_opens=False, error_near="", plan=False):
@@ -624,7 +613,7 @@ def guarded(operation=None, *, invite_opens=False, error_near="", plan=False):
             try:
                 data = _request_data(request)
                 done = _once(request, game, data, operation)
-            except AlreadyRecorded:
+            except receipts.AlreadyRecorded:
                 return _answer(request, game, notice=str(RECORDED), data=data, plan=plan)
             except play.PlayError as error:
                 return _answer(request, game, error, data=data, error_near=error_near, plan=plan)

@@ -83,17 +83,46 @@ class Stream:
             keeper.unwatch(*self.watch)
 
 
-async def respond(request, names, first, watch=None, game_name=None) -> HttpResponse:
-    """A stream of ``names`` (channels) for ``request``. ``first()``, awaited once
-    subscribed, returns what to send before anything else; ``watch``: (game, user) of
-    a player whose presence the stream keeps up; ``game_name``: the game's channel, if
-    any (the others carry badge news)."""
+class Feed:
+    """What a stream sends: ``first()`` once subscribed (what the client may have
+    missed), then ``news(items)`` for what its channels told meanwhile (``hub.END``
+    among them: the stream ends after it). ``done``: end the stream after what was
+    just sent (the client reconnects, and is let in anew)."""
+
+    done = False
+
+    async def first(self) -> bytes:
+        return b""
+
+    async def news(self, items: list) -> bytes:
+        return b""
+
+
+class PageFeed(Feed):
+    """A page's stream: the newest state of its game and one badge event, however many
+    came meanwhile (nothing of the game: the page fetches it through its views)."""
+
+    def __init__(self, first, game_name: str | None = None) -> None:
+        self._first, self.game_name = first, game_name
+
+    async def first(self) -> bytes:
+        return await self._first()
+
+    async def news(self, items: list) -> bytes:
+        return _encode(items, self.game_name)
+
+
+async def respond(request, names, feed: Feed, watch=None, key: str | None = None) -> HttpResponse:
+    """A stream of ``names`` (channels) for ``request``, sending what ``feed`` makes of
+    them; ``watch``: (game, user) of a player whose presence the stream keeps up;
+    ``key``: whose cap of open streams it counts against (default: the viewer's,
+    ``caps.key_of``)."""
     if not isinstance(request, ASGIRequest):
         return unavailable()
     place = secrets.token_hex(8)
     try:
         # In a thread: who the viewer is may still need the session from the database.
-        if not await sync_to_async(lambda: caps.take(caps.key_of(request), place))():
+        if not await sync_to_async(lambda: caps.take(key or caps.key_of(request), place))():
             return too_many()
         inbox = await hub.current().open(names)
     except hub.Unavailable as error:
@@ -105,12 +134,13 @@ async def respond(request, names, first, watch=None, game_name=None) -> HttpResp
         raise
     stream = Stream(inbox, place, watch)
     try:
-        head = channels.retry(random.randint(1000, 6000)) + await first()
+        # Subscribed already: whatever is committed from now on is both read and told.
+        head = channels.retry(random.randint(1000, 6000)) + await feed.first()
     except BaseException:
         stream.close()
         raise
     keeper.ensure_running()
-    events = _events(stream, head, game_name)
+    events = _events(stream, head, feed)
     # Should the response never be sent (the client left at once), the stream is given
     # back when its generator is collected: a generator never started runs no finally.
     weakref.finalize(events, stream.close)
@@ -120,13 +150,15 @@ async def respond(request, names, first, watch=None, game_name=None) -> HttpResp
     return response
 
 
-async def _events(stream: Stream, head: bytes, game_name: str | None):
+async def _events(stream: Stream, head: bytes, feed: Feed):
     loop = asyncio.get_running_loop()
     lifetime = settings.LIVE_STREAM_SECONDS * random.uniform(0.8, 1.0)  # not all at once
     deadline = loop.time() + lifetime
     beat = settings.LIVE_HEARTBEAT_SECONDS
     try:
         yield head
+        if feed.done:
+            return
         while (left := deadline - loop.time()) > 0:
             try:
                 async with asyncio.timeout(min(beat, left)):
@@ -135,10 +167,10 @@ async def _events(stream: Stream, head: bytes, game_name: str | None):
                 yield channels.HEARTBEAT
                 continue
             items = [item, *stream.inbox.pending()]
-            out = _encode(items, game_name)
+            out = await feed.news(items)
             if out:
                 yield out
-            if hub.END in items:
+            if hub.END in items or feed.done:
                 return
     finally:
         stream.close()

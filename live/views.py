@@ -54,7 +54,7 @@ async def game_stream(request, game):
         return head + (channels.badge_event() if reconnect and len(names) > 1 else b"")
 
     watch = (game.pk, user.pk) if seated else None
-    return await streams.respond(request, names, first, watch=watch, game_name=names[0])
+    return await streams.respond(request, names, streams.PageFeed(first, names[0]), watch=watch)
 
 
 @require_GET
@@ -70,7 +70,7 @@ async def user_stream(request):
     async def first() -> bytes:
         return b"id: me\n\n" + (channels.badge_event() if reconnect else b"")
 
-    return await streams.respond(request, [channels.user_channel(user.pk)], first)
+    return await streams.respond(request, [channels.user_channel(user.pk)], streams.PageFeed(first))
 
 
 @require_GET

@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 import datetime
-import zoneinfo
 
 from django.utils import timezone
 
-
-def _zone(user) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(user.time_zone or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
+from games.clock import zones
 
 
 def quiet_end(user, when: datetime.datetime) -> datetime.datetime | None:
@@ -20,7 +14,7 @@ def quiet_end(user, when: datetime.datetime) -> datetime.datetime | None:
     start, end = user.quiet_from, user.quiet_until
     if start is None or end is None or start == end:
         return None
-    zone = _zone(user)
+    zone = zones.of(user)
     local = when.astimezone(zone)
     t = local.time().replace(tzinfo=None)
     if start < end:
@@ -43,7 +37,7 @@ def send_time(user, when: datetime.datetime | None = None) -> datetime.datetime:
 def next_digest(user, when: datetime.datetime | None = None) -> datetime.datetime:
     """The next time (at or after ``when``) the user's daily digest goes out."""
     when = when or timezone.now()
-    zone = _zone(user)
+    zone = zones.of(user)
     local = when.astimezone(zone)
     at = datetime.datetime.combine(local.date(), datetime.time(user.digest_hour), tzinfo=zone)
     if at < local:

@@ -19,8 +19,9 @@ class UserFactory(factory.django.DjangoModelFactory):
             EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
 
 
-def running_game(kind: str, users, options=None, title="Test game"):
-    """A game of ``kind`` created by users[0] and joined by the rest, so it has started."""
+def running_game(kind: str, users, options=None, title="Test game", **create):
+    """A game of ``kind`` created by users[0] and joined by the rest, so it has started
+    (``create``: more of ``play.create_game``'s arguments, e.g. ``pace``)."""
     from games import play, registry
 
     game = play.create_game(
@@ -31,6 +32,7 @@ def running_game(kind: str, users, options=None, title="Test game"):
         options=options or {},
         time_limit_days=3,
         private=False,
+        **create,
     )
     for user in users[1:]:
         play.join(game.pk, user)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Count
 from django.utils import timezone
 
 from games.models import Game
@@ -38,10 +39,12 @@ def competition_of(game: Game) -> Competition | None:
 
 
 def open_for_entries():
+    """The tournaments open for entries, soonest closing first, each with its number of
+    entries (``entrant_count``), counted in the same query."""
     return list(
-        Tournament.objects.filter(
-            status=Tournament.Status.SIGNUP, signup_closes__gt=timezone.now()
-        ).order_by("signup_closes", "pk")[:20]
+        Tournament.objects.filter(status=Tournament.Status.SIGNUP, signup_closes__gt=timezone.now())
+        .annotate(entrant_count=Count("entrants"))
+        .order_by("signup_closes", "pk")[:20]
     )
 
 

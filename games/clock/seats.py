@@ -4,13 +4,13 @@ the first running bank empties, which the sweep, the lists and the calendar read
 
 from __future__ import annotations
 
-import zoneinfo
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from django.utils import timezone
 
 from . import bank as rules
+from . import zones
 from .bank import Bank, Pace
 
 
@@ -31,10 +31,7 @@ def weekends_of(game, user) -> tzinfo | None:
     """The zone whose weekends stop ``user``'s bank in ``game``, if it has weekends off."""
     if not game.weekends_off:
         return None
-    try:
-        return zoneinfo.ZoneInfo(getattr(user, "time_zone", "") or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
+    return zones.of(user)
 
 
 def bank_of(game, seat) -> Bank:
@@ -59,7 +56,8 @@ def runs_out_at(game, seat) -> datetime | None:
 def settle(game, seats: list, now: datetime, *, ended: set[int], stopped: bool) -> None:
     """Bring every seat's bank in line at ``now`` and set the game's deadline.
 
-    ``ended``: the seat numbers that handed on their turn now (they get the increment);
+    ``ended``: the seat numbers that handed on their turn now (they get the increment;
+    one to move again, its turn come back at once, starts a new turn);
     ``stopped``: the clock stands (vacation, agreed pause, open seat). A seat's bank runs
     while it is to move and the clock does not stand; every other bank stands.
     Saves the seats that changed; the caller saves the game.
@@ -71,6 +69,8 @@ def settle(game, seats: list, now: datetime, *, ended: set[int], stopped: bool) 
         was = bank_of(game, seat)
         if seat.number in ended:
             now_bank = rules.end_turn(was, now, pace, zone)
+            if seat.to_move and not stopped:
+                now_bank = rules.run(now_bank, now)
         elif seat.to_move and not stopped:
             now_bank = rules.run(was, now)
         else:
@@ -87,6 +87,26 @@ def settle(game, seats: list, now: datetime, *, ended: set[int], stopped: bool) 
     game.deadline = min(deadlines) if deadlines else None
     # What the pages say while the clock stands: the least time a seat to move has.
     game.paused_remaining = min(stopped_left) if stopped_left and not deadlines else None
+
+
+def rezone(game, seats: list, user_id: int, before: tzinfo, now: datetime) -> bool:
+    """The player ``user_id`` moved from time zone ``before`` at ``now`` (their new one
+    is their user row's): each running bank of theirs is charged up to now by the old
+    zone's weekends and runs on from now by the new one's, and the game's deadline
+    follows. Whether anything changed; saves the seats, the caller saves the game."""
+    if not game.weekends_off or game.bank_start is None:
+        return False
+    moved = False
+    for seat in seats:
+        if seat.user_id == user_id and seat.bank_since is not None:
+            seat.bank = rules.left_at(bank_of(game, seat), now, before)
+            seat.bank_since = now
+            seat.save(update_fields=["bank", "bank_since"])
+            moved = True
+    if moved:
+        running = [runs_out_at(game, seat) for seat in seats if seat.to_move]
+        game.deadline = min((at for at in running if at is not None), default=None)
+    return moved
 
 
 def late(game, movers: list, now: datetime) -> list:

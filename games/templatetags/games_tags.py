@@ -3,10 +3,8 @@ from datetime import timedelta
 from django import template
 from django.template.base import Template
 from django.template.loader import get_template
-from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -132,10 +130,7 @@ def get_item(mapping, key):
 @register.filter
 def duration_text(value):
     """A timedelta in words ("2 days, 3 hours"), in the reader's language."""
-    if value is None:
-        return ""
-    now = timezone.now()
-    return timeuntil(now + value, now)
+    return "" if value is None else clock.duration(value)
 
 
 LOG_ON_PAGE = 10

@@ -109,9 +109,11 @@ def cookie_of(user) -> str:
 class Events:
     """One stream as a browser's EventSource reads it."""
 
-    def __init__(self, server: Server, path: str, user=None, last_event_id=None, accept=True):
+    def __init__(
+        self, server: Server, path: str, user=None, last_event_id=None, accept=True, headers=None
+    ):
         self.conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
-        headers = {}
+        headers = dict(headers or {})
         if accept:
             headers["Accept"] = "text/event-stream"
         if user is not None:
