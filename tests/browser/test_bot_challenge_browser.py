@@ -14,8 +14,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from api import tokens
 from api.models import BotAccount
 from games import play
-from lobby import invites
 from games.models import Game
+from lobby import invites
 from tests.factories import UserFactory
 from tests.live.conftest import _live_state, asgi_server, cookie_of  # noqa: F401  (fixtures)
 
