@@ -575,6 +575,9 @@ def main() -> None:
     parser.add_argument("--long", type=int, default=1000, help="moves of the long game")
     parser.add_argument("--fill-games", type=int, default=100_000)
     parser.add_argument("--fill-moves", type=int, default=1_000_000)
+    parser.add_argument(
+        "--port", type=int, help="gunicorn's port on 127.0.0.1 (default: a free one)"
+    )
     args = parser.parse_args()
     # Many short rounds rather than a few long ones: the figures compared are measured
     # close together in time, so a burst of the machine's other work moves them alike.
@@ -599,7 +602,7 @@ def main() -> None:
         call_command("collectstatic", verbosity=0, interactive=False)
         print("seeding (through games.play) ...")
         site = seed(args.threads, args.long, act_moves)
-        proc = start_gunicorn(target.env, free_port())
+        proc = start_gunicorn(target.env, args.port or free_port())
         port = int(proc.args[proc.args.index("--bind") + 1].rsplit(":", 1)[1])
         bench = Bench(port, site, args.threads, per_round, args.seconds)
         print("measuring with 100 finished games ...")
