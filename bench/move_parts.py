@@ -272,8 +272,8 @@ def run(moves: int, title: str = "tal") -> None:
         print(f"  {label:62} {median_ms(api_parts[label]):6.2f}")
     print(f"{'move answered with the new board (htmx)':64} {median_ms(htmx):6.2f}")
     ratio = median_ms(api) / median_ms(htmx)
-    label = "moves per second, htmx as a fraction of JSON (goal >= 0.7)"
-    print(f"  {label:62} {ratio:6.2f} {'met' if ratio >= 0.7 else 'MISSED'}")
+    label = f"moves per second, htmx / JSON (goal >= 0.7: {'met' if ratio >= 0.7 else 'MISSED'})"
+    print(f"  {label:62} {ratio:6.2f}")
     fragments = [f"    {p} fragment" for p in FRAGMENTS]
     partials = [f"    partial {p}" for p in PARTIALS]
     shown = (
