@@ -5,8 +5,9 @@ Usage: .venv/bin/python bench/move_parts.py [--moves N] [--title tal|siam|saba] 
 In-process (Django's test client, no server) on a throw-away SQLite database with DEBUG
 off and ``config.settings_bench``: plays N moves of two-player games (Tal der Könige from
 move 10, the default; or King of Siam / King of Saba from move 6) as htmx sends them
-(answered with the new board) and N as an API client sends them (answered in JSON); after
-each move the opponent looks at the game, as in ``site_load``. Prints the median
+(answered with the new board) and N as an API client sends them (answered in JSON), the
+two kinds taking turns (so that a shared machine's drift moves both alike); after each
+move the opponent looks at the game, as in ``site_load``. Prints the median
 milliseconds per move of the whole request and of its parts, next to the trivial signed-in
 view and the one-INSERT POST. A part is timed by wrapping the function that does it, so a
 part inside another counts in both; the medians of the parts need not add up. Last, the
@@ -196,15 +197,22 @@ def run(moves: int, title: str = "tal") -> None:
         game = siam_game(users, title, rng)
         return game, siam_moves(replay.current_state(game), 40, rng)
 
-    def play(kind: str, moves: int = moves) -> tuple[list[float], dict[str, list[float]]]:
-        totals: list[float] = []
-        parts: dict[str, list[float]] = defaultdict(list)
-        while len(totals) < moves:
+    Played = tuple[list[float], dict[str, list[float]]]
+
+    def play(kinds: tuple[str, ...], moves: int = moves) -> dict[str, Played]:
+        """``moves`` moves of each kind, the kinds taking turns move by move: on a
+        shared machine whose speed drifts, the figures compared are measured alike."""
+        played: dict[str, Played] = {kind: ([], defaultdict(list)) for kind in kinds}
+        count = 0
+        while count < moves * len(kinds):
             game, plan = game_and_plan()
             by_seat = {s.number: s.user for s in game.seats.all()}
             for seat, action, token in plan:
-                if len(totals) == moves:
+                if count == moves * len(kinds):
                     break
+                kind = kinds[count % len(kinds)]
+                count += 1
+                totals, parts = played[kind]
                 client = clients[by_seat[seat].pk]
                 body = {"version": token, "request_id": secrets.token_hex(12)}
                 spent.clear()
@@ -229,13 +237,14 @@ def run(moves: int, title: str = "tal") -> None:
                     parts[label].append(seconds)
                 # The opponent's look draws their page, as in site_load (not timed).
                 clients[by_seat[1 - seat].pk].get(f"/g/{game.pk}/")
-        return totals, parts
+        return played
 
-    htmx, htmx_parts = play("htmx")
-    api, api_parts = play("json")
+    played = play(("htmx", "json"))
+    htmx, htmx_parts = played["htmx"]
+    api, api_parts = played["json"]
     count_nodes()
     nodes["on"] = True
-    play("htmx", min(moves, 10))
+    play(("htmx",), min(moves, 10))
     nodes["on"] = False
     client = clients[users[0].pk]
     insert_into = {"game": users[0].seats.values_list("game_id", flat=True).first()}
@@ -262,6 +271,9 @@ def run(moves: int, title: str = "tal") -> None:
     for label in (write, act):
         print(f"  {label:62} {median_ms(api_parts[label]):6.2f}")
     print(f"{'move answered with the new board (htmx)':64} {median_ms(htmx):6.2f}")
+    ratio = median_ms(api) / median_ms(htmx)
+    label = f"moves per second, htmx / JSON (goal >= 0.7: {'met' if ratio >= 0.7 else 'MISSED'})"
+    print(f"  {label:62} {ratio:6.2f}")
     fragments = [f"    {p} fragment" for p in FRAGMENTS]
     partials = [f"    partial {p}" for p in PARTIALS]
     shown = (

@@ -11,7 +11,10 @@ each other and have finished games together. Prints the median milliseconds per 
   online, blocks, a first game) and without them, as before the issue, each also as the
   page key's query alone (``games.pagecache.page_key``);
 - the lobby (the games of the players one follows, the first games) and the profile
-  (statistics per title, favourite opponents).
+  (statistics per title, favourite opponents);
+- a finished game's page (a rematch offered to the viewer) against the running game's,
+  both reloaded, with the queries each makes (issue 46: at most 1.2 times the cost, and
+  no more queries).
 
 Also counts how often the cached game page was drawn anew while time passed and nobody
 came or went (it should be once: the online dots are keyed by who is online, not by the
@@ -156,12 +159,42 @@ def run(n: int) -> None:
             dots.append(header.count('class="online-dot"'))
     renders = drawn.count("games/game.html")
 
+    # A finished game's page (issue 46): the last game they ended, with a rematch offered
+    # to the viewer, against the running game's, both reloaded (cache hits), interleaved.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from community import rematch
+
+    rematch.answer(ended.pk, users[1], True)
+    over_url = ended.get_absolute_url()
+
+    def over() -> None:
+        assert client.get(over_url).status_code == 200
+
+    over()
+    over_times: dict[str, list[float]] = {"running": [], "finished": []}
+    for _ in range(rounds):
+        over_times["running"].extend(_timed(page, n // rounds))
+        over_times["finished"].extend(_timed(over, n // rounds))
+    queries = {}
+    for label, load in (("running", page), ("finished", over)):
+        with CaptureQueriesContext(connection) as captured:
+            load()
+        queries[label] = len(captured)
     print(f"In-process, SQLite, median ms per request ({n} requests; lobby, profile {n // 3}):")
     print(f"{'trivial signed-in view':60} {trivial:6.2f}")
     for label, value in figures.items():
         print(f"{label:60} {value:6.2f}")
     for label, values in lobby_times.items():
         print(f"{'lobby, ' + label + ' (issue 34)':60} {median_ms(values):6.2f}")
+    running, finished = (median_ms(over_times[k]) for k in ("running", "finished"))
+    label = f"game page, cache hit, running ({queries['running']} queries)"
+    print(f"{label:60} {running:6.2f}")
+    label = f"finished game page, rematch offered ({queries['finished']} queries)"
+    ratio = finished / running
+    verdict = "met" if ratio <= 1.2 and queries["finished"] <= queries["running"] else "MISSED"
+    print(f"{label:60} {finished:6.2f}  {ratio:.2f}x, goal <= 1.2x, no more queries: {verdict}")
     print(f"{'profile (statistics, favourite opponents)':60} {profile:6.2f}")
     print(f"{'  its favourite opponents (the query) alone':60} {opponents:6.2f}")
     print(

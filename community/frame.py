@@ -86,7 +86,9 @@ def _panel(context) -> dict:
         panel["my_cancel_vote"] = user.is_authenticated and user.pk in votes
     elif game.status == Game.Status.FINISHED:
         panel["seated"] = seated or (user.is_authenticated and user.pk in stood_in)
-        offer = Rematch.objects.filter(game=game).select_related("new_game").first()
+        offer = None
+        if facts.fact(context, "community.rematch") is not None:  # most games: none offered
+            offer = Rematch.objects.filter(game=game).select_related("new_game").first()
         panel["rematch"] = offer
         panel["rematch_open"] = rematch.is_open(game)
         if offer is not None:
@@ -97,6 +99,41 @@ def _panel(context) -> dict:
             panel["declined_by"] = names[refused[0]] if refused else ""
             panel["my_answer"] = answers.get(user.pk) if user.is_authenticated else None
     return panel
+
+
+def _rematch_key_parts() -> None:
+    """What a finished game's page shows of its rematch (``_panel``), in the page's key
+    (``games.pagecache``). An answer moves the game's version too; the key holds the
+    rows anyway, so a page never outlives what its panel says."""
+    rematches, answers = Rematch._meta.db_table, RematchAnswer._meta.db_table
+    extend.add_key_part(
+        f"(SELECT MAX(id) FROM {rematches} WHERE game_id = %(game)s)", name="community.rematch"
+    )
+    # One offer per game (a one-to-one): its state and the game it started.
+    extend.add_key_part(f"(SELECT MAX(status) FROM {rematches} WHERE game_id = %(game)s)")
+    extend.add_key_part(f"(SELECT MAX(new_game_id) FROM {rematches} WHERE game_id = %(game)s)")
+    # Answers are added; one is changed only by a refusal, which declines the offer.
+    for accepted in ("", " AND a.accepted"):
+        extend.add_key_part(
+            f"(SELECT COUNT(*) FROM {answers} a JOIN {rematches} r ON r.id = a.rematch_id"
+            f" WHERE r.game_id = %(game)s{accepted})"
+        )
+    # Whether a rematch may still be arranged (``rematch.is_open``: the clock alone closes
+    # it) and, while it may, the days it is open for, which the panel's date is drawn from.
+    extend.add_key_part(
+        "(SELECT CASE WHEN g.finished_at > %(community_rematch_from)s"
+        f" THEN %(community_rematch_days)s ELSE 0 END FROM {Game._meta.db_table} g"
+        " WHERE g.id = %(game)s)",
+        _rematch_params,
+    )
+
+
+def _rematch_params() -> dict:
+    days = settings.REMATCH_DAYS
+    return {
+        "community_rematch_from": timezone.now() - timedelta(days=days),
+        "community_rematch_days": days,
+    }
 
 
 def _pending_rematches(context) -> dict:
@@ -151,6 +188,7 @@ def register() -> None:
         f"(SELECT COUNT(*) FROM {votes} WHERE game_id = %(game)s)", name="community.votes"
     )
     extend.add_key_part(f"(SELECT MAX(id) FROM {votes} WHERE game_id = %(game)s)")
+    _rematch_key_parts()
     extend.add_part("game-header", "community/_cancel_asked.html", _cancel_asked)
     extend.add_part("game-panel", "community/_game_panel.html", _panel)
     extend.add_part("my-games", "community/_pending_rematches.html", _pending_rematches, order=20)

@@ -1,4 +1,4 @@
-"""The whole page of a running game, kept per viewer and per everything it shows.
+"""The whole page of a game, running or over, kept per viewer and per everything it shows.
 
 Players reload and revisit a position far more often than it changes. A reload
 of an unchanged page should cost what it costs to learn that nothing changed:
@@ -24,21 +24,26 @@ The key is a digest of every input of the page, read fresh on each request:
   and what the feature apps' parts of the page read, as each app registered it
   (``games.extend.add_key_part``): the game's cancel votes, whether the viewer muted
   e-mail about the game, the players whose chat the viewer muted or blocked, whether the
-  viewer learns in this game, and which seats' players are online now (a bit per seat,
+  viewer learns in this game, which seats' players are online now (a bit per seat,
   against a time given as a parameter: the key changes when a player comes or goes, not
-  with every minute). Rows that are only
+  with every minute), and on a finished game the rematch offer (its state, the game it
+  started, its answers) and whether one may still be arranged. Rows that are only
   ever added or deleted, never changed, are covered by their count and highest id;
 - the language, the time zone, the full path (``?at``, ``?log=all``,
   ``?chat=all`` and the board's own parameters), whether htmx asked, and the kind of
   server (ASGI or WSGI: a part may need one, as live streams need ASGI);
 - what depends on the clock: the "time left" text as it would be drawn now,
-  and today's date (vacations end by date).
+  the minute while banks run (a game over draws none) and today's date (vacations
+  end by date).
 
 The CSRF token and the request id of the page's forms are kept as marks and
 filled in for each request (see ``games.fragments``). Pages with a flash
 message waiting are rendered, never cached: showing a message uses it up.
-Only running games are cached (finished ones add rematches and the "next
-game" box, which read other rows); they still get the cached board fragments.
+Finished and aborted games are cached like running ones: a game over is what
+the archive, the profiles and the search link to. What they add is in the key
+(the rematch, above) or the same for every page of the game and viewer (the
+"Next game" links, the places the review and the private note are fetched into).
+The waiting page of an open game is never cached.
 
 Limit: a chat line's author who has since left the game (a substitute took the
 seat) and then changes their display name keeps the old name on cached pages
@@ -142,7 +147,7 @@ def page_key(request, game: Game) -> str | None:
     ):
         since.first_look(game, user)
         rows = _fetch(sql, params)
-    if not rows:  # a running game always has a player; without one, nothing is cached
+    if not rows:  # a game that was played has a player; without one, nothing is cached
         return None
     extras = list(rows[0][:counts])
     seats = [row[counts:] for row in rows]
@@ -162,7 +167,8 @@ def page_key(request, game: Game) -> str | None:
         "server": type(request).__name__,  # ASGI or WSGI: live streams need ASGI
         "left": timeuntil(game.deadline) if game.deadline else "",
         # The banks are drawn as of the minute (the browser counts on from there).
-        "minute": clock_minute().isoformat() if game.bank_start is not None else "",
+        # (A game over draws no bank: its page is the same all day.)
+        "minute": clock_minute().isoformat() if _banks_run(game) else "",
         "today": str(timezone.localdate()),
     }
     blob = json.dumps(named, default=str, sort_keys=True)
@@ -171,13 +177,21 @@ def page_key(request, game: Game) -> str | None:
     return f"page:{release.digest()}:{extend.generation()}:{game.pk}:{position}:{digest}"
 
 
+# A game that was played: running, or over with its rematch, review and next game.
+CACHED = (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+def _banks_run(game: Game) -> bool:
+    return game.bank_start is not None and game.status == Game.Status.ACTIVE
+
+
 def serve(request, game: Game, render_page: Callable[[str | None], HttpResponse]):
     """The page ``render_page`` draws, from the cache while it is unchanged.
 
     ``render_page(csrf_token)`` renders the page with that CSRF token (None: the
     request's own) and sets the response's ``request_id`` to the page's click id.
     """
-    if game.status != Game.Status.ACTIVE or len(messages.get_messages(request)):
+    if game.status not in CACHED or len(messages.get_messages(request)):
         since.first_look(game, request.user)
         return render_page(None)
     key = page_key(request, game)

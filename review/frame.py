@@ -1,8 +1,8 @@
 """What the review app adds to a finished game's page (``games.extend``): the place for
 each player's points as the game went, fetched when it comes into view (``views``), so
-the page itself stays within its size budget and a reload replays nothing. Finished
-games' pages are not kept whole (``games.pagecache``), and their story never changes,
-so the part needs no key part of its own."""
+the page itself stays within its size budget and a reload replays nothing. The slot
+is the same for every look at a finished game (only ``?at``, in the page's key, moves
+it), so the page kept whole (``games.pagecache``) needs no key part for it."""
 
 from __future__ import annotations
 

@@ -32,3 +32,5 @@ def test_the_move_breakdown_runs_and_finds_every_part():
         "partial history-nav",
     ):
         assert lines.get(part, 0) > 0, (part, done.stdout)
+    ratio = next(v for label, v in lines.items() if label.startswith("moves per second, htmx"))
+    assert 0 < ratio < 5, done.stdout  # the htmx move's rate against the JSON move's

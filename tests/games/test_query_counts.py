@@ -196,3 +196,37 @@ def test_a_game_nobody_chatted_in_asks_nothing_about_chat(client, started):
     play.post_chat(game.pk, second, "Hello there")
     page = client.get(f"/g/{game.pk}/").content.decode()
     assert "Hello there" in page
+
+
+def test_a_finished_game_page_makes_no_more_queries_than_a_running_one(
+    client, started, count_kind, settings
+):
+    """A game over is read as often as a running one (the archive, the profiles and the
+    search link to it), and is cached as one: reloaded, its page with a rematch offered
+    makes no more queries than the running game's."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.PAGE_CACHE_CHECK = False  # the hits as served, not drawn again to compare
+    game, me, other = started
+    options = {"title": "over", "players": 2, "options": {}, "time_limit_days": 3}
+    finished = play.create_game(me, count_kind, private=False, **options)
+    play.join(finished.pk, other)
+    _turn(finished.pk, finished.seats.get(number=0).user)
+    play.resign(finished.pk, me)
+    client.force_login(other)
+    assert client.post(f"/g/{finished.pk}/rematch", {"answer": "yes"}).status_code == 302
+    client.force_login(me)
+    asked = []
+
+    def warm(url):
+        client.get(url)
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(url).content.decode()
+        asked[:] = [q["sql"][:100] for q in queries]
+        return len(queries), page
+
+    running, _ = warm(f"/g/{game.pk}/")
+    over, page = warm(f"/g/{finished.pk}/")
+    assert "Accept the rematch" in page and "Next game" in page
+    assert over <= running, asked
