@@ -459,7 +459,9 @@ class Capacity:
                 if not go:
                     break
             elif event["event"] == "warm":
-                print(f"warmed up with {event['players']} players {event['errors'] or ''}")
+                print(f"warmed up with {event['players']} players", event["errors"] or "")
+                if event["errors"]:
+                    print(f"  {event['samples'][:3]}")
             elif event["event"] == "timeout":
                 print("the load generator's deadline passed", flush=True)
                 break
@@ -505,7 +507,8 @@ class Capacity:
         )
         print(
             f"    moves answered {held['moves_ok']}, refused {held['refused_moves']}, not their"
-            f" turn anywhere {held['no_turn']}; load generator CPU {step['cpu'] / wall:.2f}",
+            f" turn anywhere {held['no_turn']}; GETs sent again on a closed keep-alive"
+            f" connection {held['retried']}; load generator CPU {step['cpu'] / wall:.2f}",
             flush=True,
         )
         if held["errors"] or held["refused_moves"] or held["stream_refused"]:
@@ -521,16 +524,19 @@ class Capacity:
         print()
         if held is None:
             print("no step was held: the first already missed a ramp goal.")
-            if not results:
-                return
-            held = results[0]
-            print("where the time went at the first step:")
         else:
             print(
                 f"highest number of connected players held (p95 page <= 300, move <= 300,"
                 f" update <= 500 ms): {held['step']['players']}"
             )
-        held_, step, spent = held["held"], held["step"], held["spent"]
+            self.breakdown(held, "where the time went at that step")
+        index = results.index(held) + 1 if held is not None else 0
+        if index < len(results):
+            self.breakdown(results[index], "and at the first step that missed (what holds it)")
+
+    def breakdown(self, result: dict, title: str) -> None:
+        print(f"\n== {title}: {result['step']['players']} players ==")
+        held_, step, spent = result["held"], result["step"], result["spent"]
         wall = spent["wall"]
         print(f"\nclient-side latency at {step['players']} players ({wall:.0f} s):")
         print(f"  {'kind':12} {'count':>6} {'/s':>7} {'p50':>7} {'p95':>7} {'p99':>7} ms")

@@ -93,6 +93,7 @@ class Record:
         self.times: dict[str, list[tuple[float, float]]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
         self.refused_moves = 0
+        self.retried = 0
         self.no_turn = 0
         self.stream_refused: dict[int, int] = defaultdict(int)
         self.stream_ended = 0
@@ -209,11 +210,20 @@ class Person:
         if method == "POST":
             headers["X-CSRFToken"] = gen.csrf
         started = time.monotonic()
-        try:
-            answer = await gen.client().request(method, path, headers=headers, **kwargs)
-        except httpx.HTTPError as error:
-            gen.record.error(kind, f"{method} {path}: {error!r}")
-            return None
+        for attempt in (1, 2):
+            try:
+                answer = await gen.client().request(method, path, headers=headers, **kwargs)
+                break
+            except (httpx.RemoteProtocolError, httpx.ReadError) as error:
+                # A kept-alive connection the server closed as the request went out
+                # (uvicorn closes idle ones after 5 s): a browser sends a GET again.
+                if method != "GET" or attempt == 2:
+                    gen.record.error(kind, f"{method} {path}: {error!r}")
+                    return None
+                gen.record.retried += 1
+            except httpx.HTTPError as error:
+                gen.record.error(kind, f"{method} {path}: {error!r}")
+                return None
         done = time.monotonic()
         if answer.status_code >= 500:
             gen.record.error(kind, f"{method} {path} -> {answer.status_code}")
@@ -595,7 +605,12 @@ class Generator:
 
         await asyncio.gather(*(once(p) for p in people))
         await asyncio.sleep(2)
-        emit(event="warm", players=len(people), errors=dict(self.record.errors))
+        emit(
+            event="warm",
+            players=len(people),
+            errors=dict(self.record.errors),
+            samples=self.record.samples,
+        )
 
     def figures(self, start: float, end: float) -> dict:
         r = self.record
@@ -609,6 +624,7 @@ class Generator:
             "pages": summary(pages),
             "errors": dict(r.errors),
             "refused_moves": r.refused_moves,
+            "retried": r.retried,
             "no_turn": r.no_turn,
             "moves_ok": sum(1 for m in self.moves if start <= m[3] < end),
             "stream_refused": {str(k): v for k, v in r.stream_refused.items()},
