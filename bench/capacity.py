@@ -499,7 +499,8 @@ class Capacity:
             f"  {step['players']} players, {step['streams']} streams open: p95 page"
             f" {ms(p95['pages'])} ms ({held['pages'].get('n', 0)}), move {ms(p95['move'])} ms"
             f" ({kinds.get('move', {}).get('n', 0)}), update {ms(p95['updates'])} ms"
-            f" ({step['updates'].get('n', 0)}; {step['missed']} missed); machine"
+            f" ({step['updates'].get('n', 0)}; {step['missed']} missed; from the move's"
+            f" request sent {ms(step['updates_from_sent'].get('p95'))}); machine"
             f" {spent['machine busy'] / wall:.2f} of 2 cores busy;"
             f" {'held' if ok else 'NOT held'} (300/300/500);"
             f" issue goals (150/250/250) {'met' if goals else 'not met'}",
