@@ -86,6 +86,8 @@ bench: $(STAMP)
 	$(PY) bench/site_load.py --quick
 	$(PY) bench/live.py
 	$(PY) bench/archive_search.py
+	# issue 46: connected players held (needs DATABASE_URL of PostgreSQL; ports 25200-25201)
+	$(PY) bench/capacity.py --quick
 
 # The soak of issue 40 (bench/soak.py): the production shape on 127.0.0.1 under faults
 # (kills, Redis and SMTP down, a failing webhook receiver), every hand-over's mails, pushes

@@ -63,8 +63,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import site_load  # noqa: E402  (the database, the seeding of Tal games)
+from shape import children, cpu_seconds, rss_kb  # noqa: E402
 
-CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 POLL_SECONDS = 4.0
 
 
@@ -195,34 +195,6 @@ def start_server(env: dict[str, str], port: int, workers: int, log: Path) -> sub
         time.sleep(0.3)
     proc.terminate()
     raise RuntimeError("gunicorn did not answer within 60 s")
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry))
-    return found
-
-
-def cpu_seconds(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICK
-
-
-def rss_kb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
 
 
 class Meter:

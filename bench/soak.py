@@ -69,13 +69,11 @@ import random
 import re
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.parse
 import uuid
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -87,6 +85,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from shape import Service, create_database, redis_argv, wait_port  # noqa: E402
 from soak_sinks import Arrival, HttpSink, Log, SmtpSink, port_free  # noqa: E402
 
 TOKEN = re.compile(r'name="version" value="(v[0-9a-f]+)"')
@@ -98,59 +97,6 @@ CHANNELS = ("email", "push", "webhook")
 WINDOW_FAULTS = {"kill-worker", "kill-worker-mid-send", "smtp-hang", "hook-slow"}
 PYTHON = sys.executable
 BIN = Path(sys.executable).parent
-
-
-# --------------------------------------------------------------------------- processes
-
-
-class Service:
-    """A process group of ours: started, SIGKILLed, started again."""
-
-    def __init__(self, name: str, argv: list[str], env: dict, log: Path) -> None:
-        self.name, self.argv, self.env, self.log = name, argv, env, log
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        with self.log.open("a") as out:
-            self.proc = subprocess.Popen(
-                self.argv,
-                cwd=ROOT,
-                env=self.env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
-def wait_port(port: int, seconds: float, path: str = "") -> None:
-    end = time.time() + seconds
-    while time.time() < end:
-        try:
-            if path:
-                if requests.get(f"http://127.0.0.1:{port}{path}", timeout=3).status_code < 500:
-                    return
-            else:
-                import socket
-
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    return
-        except (OSError, requests.RequestException):
-            pass
-        time.sleep(0.3)
-    raise RuntimeError(f"nothing answered on port {port} within {seconds:.0f} s")
 
 
 # --------------------------------------------------------------------------- the record
@@ -373,21 +319,8 @@ class Soak:
     # ---- setting up
 
     def database(self) -> str:
-        import psycopg
-
-        url = self.args.database_url
-        parts = urllib.parse.urlsplit(url)
-        if not parts.scheme.startswith("postgres"):
-            sys.exit(
-                "the soak needs DATABASE_URL of a PostgreSQL server (role may CREATE DATABASE)"
-            )
-        self.db_name = parts.path.lstrip("/") + "_soak"
-        # The server's own database for CREATE and DROP: the one named may not exist yet.
-        admin_url = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
-        self.admin = psycopg.connect(admin_url, autocommit=True)
-        self.admin.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
-        self.admin.execute(f'CREATE DATABASE "{self.db_name}"')
-        return urllib.parse.urlunsplit(parts._replace(path="/" + self.db_name))
+        self.admin, url, self.db_name = create_database(self.args.database_url, "_soak")
+        return url
 
     def environment(self, database_url: str, vapid: tuple[str, str]) -> dict[str, str]:
         return {
@@ -441,22 +374,7 @@ class Soak:
         self.env = self.environment(database_url, self.vapid)
         self.sinks()
         self.services["redis"] = Service(
-            "redis",
-            [
-                "redis-server",
-                "--port",
-                str(self.redis_port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.tmp),
-            ],
-            self.env,
-            self.tmp / "redis.log",
+            "redis", redis_argv(self.redis_port, self.tmp), self.env, self.tmp / "redis.log"
         )
         self.services["redis"].start()
         print(f"migrating {self.db_name}, collecting static files ...", flush=True)

@@ -438,6 +438,9 @@ VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
 # A rematch is arranged right after a game: within this many days of its end. Then nobody
 # can propose or accept one any more, and "My games" stops listing an offer.
 REMATCH_DAYS = env.int("REMATCH_DAYS", default=14)
+# The lobby's list of running games to watch is drawn once in this many seconds (per
+# language, time zone, filter and page) and kept in the cache: the same for everyone.
+LOBBY_WATCH_SECONDS = env.int("LOBBY_WATCH_SECONDS", default=10)
 # Reports one player may file in 24 hours.
 REPORTS_PER_DAY = env.int("REPORTS_PER_DAY", default=10)
 # A player downloads their data (accounts.export) at most once in this many minutes.

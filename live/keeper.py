@@ -21,13 +21,10 @@ import logging
 import threading
 import time
 from collections import Counter
-from functools import reduce
-from operator import or_
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import close_old_connections, connection
-from django.db.models import Q
 from django.utils import timezone
 
 from games import lists, presence
@@ -38,6 +35,7 @@ from . import caps, channels, hub
 logger = logging.getLogger(__name__)
 
 LOCAL_CHECK_SECONDS = 2.0
+PRESENCE_CHUNK = 500  # seats per UPDATE
 
 _lock = threading.Lock()
 _watching: Counter[tuple[int, int]] = Counter()  # (game, user) of open streams of players
@@ -95,17 +93,26 @@ def run_once(refresh: bool = True, presence_due: bool = True, local_due: bool = 
 
 
 def write_presence() -> bool:
-    """Mark every player with their game open on a stream as present, in one statement."""
+    """Mark every player with their game open on a stream as present, a statement per
+    ``PRESENCE_CHUNK`` of them."""
     with _lock:
         pairs = list(_watching)
     if not pairs:
         return False
     close_old_connections()
     now = timezone.now()
-    for start in range(0, len(pairs), 500):
-        chunk = pairs[start : start + 500]
-        held = reduce(or_, (Q(game_id=game, user_id=user) for game, user in chunk))
-        Seat.objects.filter(held).update(last_seen=now)
+    table = Seat._meta.db_table
+    for start in range(0, len(pairs), PRESENCE_CHUNK):
+        chunk = pairs[start : start + PRESENCE_CHUNK]
+        # Row values (PostgreSQL, SQLite 3.15+): an OR of a Q per seat cost 60 ms of
+        # the keeper's CPU per 500 seats to build, holding the event loop's GIL.
+        rows = ", ".join(["(%s, %s)"] * len(chunk))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET last_seen = %s WHERE NOT vacated"  # a seat held (Seat.objects)
+                f" AND (game_id, user_id) IN (VALUES {rows})",
+                [now, *(value for pair in chunk for value in pair)],
+            )
     # The online dot beside their name too: a page open on a stream makes no requests.
     watchers = {user for _game, user in pairs}
     get_user_model().objects.filter(pk__in=watchers, show_online=True).update(last_seen=now)

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django import forms
 from django.conf import settings
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, Q, QuerySet
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -82,3 +88,27 @@ def games_to_watch(chosen: LobbyFilter, page_number) -> Page:
     games = chosen.apply(Game.objects.filter(status=Game.Status.ACTIVE, private=FALSE))
     games = games.prefetch_related("seats__user").order_by("-last_move_at", "-pk")
     return Paginator(games, WATCH_PER_PAGE).get_page(page_number)
+
+
+def watch_section(request, chosen: LobbyFilter, filter_query: str, page_number) -> SafeString:
+    """The list of running games to watch as the lobby draws it, kept in the cache for
+    ``LOBBY_WATCH_SECONDS`` per language, time zone, filter and page: it is the same
+    for every viewer, and drawing its twenty games with their players' marks was most
+    of the lobby's time (``bench/capacity.py``). A move or a player coming online shows
+    there that much later."""
+    seconds = settings.LOBBY_WATCH_SECONDS
+    parts = [translation.get_language(), timezone.get_current_timezone_name(), filter_query]
+    key = "lobby-watch:" + hashlib.sha256(f"{parts}:{page_number}".encode()).hexdigest()[:32]
+    if seconds:
+        found = cache.get(key)
+        if found is not None:
+            return mark_safe(found)  # drawn by the template below
+    context = {
+        "filter": chosen,
+        "filter_query": filter_query,
+        "watch": games_to_watch(chosen, page_number),
+    }
+    drawn = render_to_string("lobby/home.html#watch", context, request)
+    if seconds:
+        cache.set(key, drawn, seconds)
+    return drawn

@@ -12,11 +12,14 @@ from . import invites, listing
 
 def home(request):
     chosen = listing.LobbyFilter(request.GET)
+    filter_query = _query_without(request.GET, "watch")
     context = {
         "filter": chosen,
-        "filter_query": _query_without(request.GET, "watch"),
+        "filter_query": filter_query,
         "open_games": listing.open_games(chosen),
-        "watch": listing.games_to_watch(chosen, request.GET.get("watch")),
+        "watch_section": listing.watch_section(
+            request, chosen, filter_query, request.GET.get("watch")
+        ),
         "substitute_games": listing.substitute_games(),
         "kinds": registry.kinds(),
     }

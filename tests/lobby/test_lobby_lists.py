@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.test import Client, override_settings
 from django.utils import timezone
 
 from games import play, registry
@@ -111,3 +112,30 @@ def test_watch_list_is_paginated(client, count):
     assert first.count('href="/g/') == WATCH_PER_PAGE
     assert second.count('href="/g/') == 3
     assert "?watch=2#watch" in first
+
+
+def _watched(client) -> list[str]:
+    watch = _section(client.get("/").content.decode(), "watch-h")
+    return re.findall(r'href="/g/\d+/">([^<]+)</a>', watch)
+
+
+def test_the_list_to_watch_is_drawn_once_for_everyone_for_its_seconds(client, count):
+    """Everyone's lobby shows the same running games: drawn once, kept in the cache
+    for LOBBY_WATCH_SECONDS, so a game started meanwhile shows when that has passed."""
+    running_game("count", [UserFactory(), UserFactory()], title="First game")
+    client.force_login(UserFactory())
+    assert _watched(client) == ["First game"]
+    running_game("count", [UserFactory(), UserFactory()], title="Second game")
+    other = Client()
+    other.force_login(UserFactory())
+    assert _watched(other) == ["First game"]  # another viewer, the same list
+    with override_settings(LOBBY_WATCH_SECONDS=0):
+        assert _watched(other) == ["Second game", "First game"]
+
+
+def test_the_kept_list_is_per_language(client, count):
+    running_game("count", [UserFactory(), UserFactory()], title="First game")
+    english = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    german = Client().get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Running games to watch" in _section(english, "watch-h")
+    assert "Running games to watch" not in _section(german, "watch-h")
