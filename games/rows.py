@@ -81,6 +81,22 @@ def _converters(model: type[models.Model], connection) -> list[tuple]:
     return converters
 
 
+def column_converter(model: type[models.Model], name: str):
+    """What turns the raw value of ``model``'s column ``name``, as a cursor returns it,
+    into the field's value, as the ORM does (a JSON column's text into its object)."""
+    connection = connections["default"]
+    field = model._meta.get_field(name)
+    column = field.get_col(model._meta.db_table)
+    found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+
+    def convert(value):
+        for step in found:
+            value = step(value, column.output_field, connection)
+        return value
+
+    return convert
+
+
 def _converted(row: Sequence, converters: list[tuple], connection) -> list:
     values = list(row)
     for i, field, found in converters:

@@ -16,17 +16,19 @@ log has ``move_count + undo_count`` rows, and the moves in force replay to the s
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from enginekit import IllegalAction
 
 from . import replay, since
-from .models import Game, Premove, TurnTakeBack
+from .models import Game, Move, Premove, TurnTakeBack
 from .play import PlayError, _after_change
+from .rows import column_converter, planned_cursor
 
 # No turn is longer (a Tal build or plan: a dozen actions); a guard on what is read.
 MAX_TURN = 100
@@ -47,17 +49,38 @@ def supported(engine) -> bool:
     return hasattr(engine, "reveals")
 
 
+@functools.cache
+def _latest_moves_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    meta = Move._meta
+    game, undone, number, seat, action = (
+        quote(meta.get_field(name).column)
+        for name in ("game", "undone", "number", "seat", "action")
+    )
+    return (
+        f"SELECT {number}, {seat}, {action} FROM {quote(meta.db_table)}"
+        f" WHERE {game} = %s AND {undone} = %s ORDER BY {number} DESC LIMIT {MAX_TURN + 1}"
+    )
+
+
+def _latest_moves(game: Game) -> list[tuple[int, int, Any]]:
+    """(number, seat, action as stored) of the last ``MAX_TURN + 1`` moves in force, newest
+    first: ``game.moves.filter(undone=False)`` in SQL built once (the take-back offer asks
+    on every page of a player whose turn is over; compiling the ORM query cost more than
+    running it), the actions left undecoded (only the turn's are read)."""
+    with planned_cursor() as cursor:
+        cursor.execute(_latest_moves_sql(connection.vendor), [game.pk, False])
+        return cursor.fetchall()
+
+
 def last_turn(game: Game, seat: int, state: Any = None) -> Turn:
     """``seat``'s last turn, if it may be taken back by agreement; else PlayError saying
-    why. ``state``: the game's current state, when the caller has it."""
+    why. ``state``: the game's current state, when the caller has it (a page: the state
+    it drew, after ``game.move_count`` moves)."""
     engine = game.engine
     if not supported(engine):
         raise PlayError(_("This game does not allow taking back a turn by agreement."), 409)
-    rows = list(
-        game.moves.filter(undone=False)
-        .order_by("-number")
-        .values_list("number", "seat", "action")[: MAX_TURN + 1]
-    )
+    rows = _latest_moves(game)
     span = 0
     while span < len(rows) and rows[span][1] != seat:
         span += 1  # moves of others after the turn: each must turn out to be forced
@@ -74,7 +97,8 @@ def last_turn(game: Game, seat: int, state: Any = None) -> Turn:
         state = replay.current_state(game)
     if not others and seat in engine.active_seats(state):
         raise PlayError(_("Your turn goes on: take back your own actions with “Take back”."))
-    moves = list(reversed(rows[:span]))
+    action_of = column_converter(Move, "action")
+    moves = [(number, mover, action_of(action)) for number, mover, action in reversed(rows[:span])]
     position = replay.state_at(game, game.move_count - span)
     forced_action = getattr(engine, "forced_action", None)
     for _number, mover, action in moves:

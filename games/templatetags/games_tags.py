@@ -3,7 +3,7 @@ from datetime import timedelta
 from django import template
 from django.template.base import Template
 from django.template.loader import get_template
-from django.utils.html import format_html_join
+from django.utils.html import conditional_escape, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
@@ -147,6 +147,34 @@ def log_window(context, log):
     if (request is not None and request.GET.get("log") == "all") or len(log) <= LOG_ON_PAGE:
         return list(reversed(named)), 0
     return list(reversed(named[-LOG_ON_PAGE:])), len(log) - LOG_ON_PAGE
+
+
+@register.simple_tag(takes_context=True)
+def log_lines(context, window) -> str:
+    """The ``<li>`` of each history entry in ``window`` (``log_window``'s pairs): drawn
+    here, not by a loop of the template, which took a dozen nodes per entry on every
+    move's answer. What the loop drew: the entries new since the viewer last looked
+    marked, else the last move's; each named by its move ("move 12a", linked to that
+    position) or its set-up letter, then the entry's text for the viewer."""
+    page = context["page"]
+    since, at = page.since, page.at
+    names = context.get("player_names", {})
+    lines = []
+    for entry, name in window:
+        move = entry.get("move") or 0
+        new = since is not None and move > since.moves
+        mark = "<mark>" if new else '<mark class="last">' if at and move == at else ""
+        if move:
+            label = _("move %(n)s") % {"n": conditional_escape(name)}
+            label = f'<a href="?at={move}" class="move-no">{label}</a>'
+        elif name:
+            label = _("set-up %(n)s") % {"n": conditional_escape(name)}
+            label = f'<span class="move-no">{label}</span>'
+        else:
+            label = ""
+        said = conditional_escape(text.render_for(entry, names, page.viewer))
+        lines.append(f"<li>{mark}{label} {said}{'</mark>' if mark else ''}</li>")
+    return mark_safe("\n  ".join(lines))
 
 
 class FragmentNode(template.Node):

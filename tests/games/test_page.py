@@ -205,6 +205,21 @@ def test_history_navigation_links_step_through_every_position(client, started):
     assert 'href="?at=1" class="move-no"' in page and 'href="?at=2" class="move-no"' in page
 
 
+def test_the_log_marks_the_move_that_led_to_the_position_shown(client, started):
+    game, first, _ = started
+    play.act(game.pk, first, {"type": "add", "n": 2}, None)
+    play.act(game.pk, first, {"type": "end"}, None)
+    client.force_login(first)
+    page = client.get(f"/g/{game.pk}/?at=1").content.decode()
+    log = page.split('class="log-entries', 1)[1].split("</ul>", 1)[0]
+    assert '<li><mark class="last"><a href="?at=1" class="move-no">move 1</a> ' in log
+    assert log.count("<mark") == 1 and log.count("</mark></li>") == 1
+    latest = client.get(f"/g/{game.pk}/").content.decode()
+    log = latest.split('class="log-entries', 1)[1].split("</ul>", 1)[0]
+    assert '<li><mark class="last"><a href="?at=2" class="move-no">move 2</a> ' in log
+    assert '<li><a href="?at=1" class="move-no">move 1</a> ' in log  # before it: unmarked
+
+
 def test_resignation_reason_is_translated(client, started):
     game, first, second = started
     second.language = "de"
