@@ -655,8 +655,8 @@ def main() -> None:
     parser.add_argument(
         "--all-steps", action="store_true", help="go on after a step missed (profiling)"
     )
-    parser.add_argument("--app-workers", type=int, default=2)
-    parser.add_argument("--asgi-threads", type=int, default=None)
+    parser.add_argument("--app-workers", type=int, default=4)
+    parser.add_argument("--asgi-threads", type=int, default=2)
     parser.add_argument("--conn-max-age", type=int, default=None)
     parser.add_argument("--redis-max-connections", type=int, default=None)
     parser.add_argument("--clients", type=int, default=4, help="httpx clients (64 conns each)")

@@ -19,10 +19,14 @@ case "$role" in
     # Uvicorn workers: the live pages' event streams wait in the event loop (config.asgi).
     # No access log: the privacy notice promises no file of client addresses (requests
     # are counted by route in /metrics instead). gunicorn.conf.py cleans up the metrics.
+    # Two processes per core with two threads each: one process's threads share one GIL,
+    # and with eight a thread back from a query waited for it behind the others' drawing
+    # (bench/capacity.py held 1,500 players with 2 x 8, 3,000 with 4 x 2 on two cores).
+    export ASGI_THREADS="${ASGI_THREADS:-2}"
     exec gunicorn config.asgi:application \
       --worker-class uvicorn_worker.UvicornWorker \
       --bind "0.0.0.0:${PORT:-8000}" \
-      --workers "${WEB_CONCURRENCY:-2}" \
+      --workers "${WEB_CONCURRENCY:-$((2 * $(nproc)))}" \
       --graceful-timeout 30 \
       "$@"
     ;;
