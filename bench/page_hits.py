@@ -35,6 +35,30 @@ from pathlib import Path
 import site_load
 
 
+def _not_past_midnight(start: float) -> float:
+    """``start``, or whole hours later, so that the 16 minutes from it stay in one day in
+    UTC and in the site's time zone: a new day is in the page's key (the page is drawn
+    again). Whole hours keep the minute at which the "time left" text changes (an hour
+    after the game's last move, each hour), which falls outside the 16 minutes from now."""
+    import datetime
+    import zoneinfo
+
+    from django.conf import settings
+
+    zones = (datetime.UTC, zoneinfo.ZoneInfo(settings.TIME_ZONE))
+
+    def passes(at: float) -> bool:
+        return any(
+            datetime.datetime.fromtimestamp(at, zone).date()
+            != datetime.datetime.fromtimestamp(at + 17 * 60, zone).date()
+            for zone in zones
+        )
+
+    while passes(start):
+        start += 3600
+    return start
+
+
 def median_ms(values: list[float]) -> float:
     return statistics.median(values) * 1000 if values else 0.0
 
@@ -145,9 +169,7 @@ def run(n: int) -> None:
 
     other = Client(HTTP_HOST="127.0.0.1")
     other.force_login(users[1])
-    # A quarter past the next full hour: the 16 minutes never pass midnight in any time
-    # zone a whole number of hours off UTC (a new day is in the key: the page is redrawn).
-    start = (time.time() // 3600 + 1) * 3600 + 15 * 60
+    start = _not_past_midnight(time.time())
     dots = []
     with time_machine.travel(start, tick=False) as clock:
         page()
