@@ -46,6 +46,18 @@ class Numbering:
                 break
         return min(following - 1, self.last)
 
+    def positions(self) -> list[int]:
+        """``position(n)`` for every ``n`` the viewer reads, 0 to ``total``, in one pass
+        (a chart of the whole game asks for each: one walk each grew with the square of
+        the game's length)."""
+        latest = [0] * (self.total + 1)
+        before = 0  # hidden positions up to the one looked at
+        for position in range(self.last + 1):
+            while before < len(self.hidden) and self.hidden[before] <= position:
+                before += 1
+            latest[position - before] = position
+        return latest
+
     @property
     def total(self) -> int:
         return self.shown(self.last)

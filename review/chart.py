@@ -49,10 +49,8 @@ def draw(
     shown now, by the viewer's number, marked on the chart."""
     # On the viewer's own numbers, not the raw positions: the spacing of a raw axis would
     # tell how many secret steps (Tal's plan clicks) the other seats took.
-    series = [
-        [values[numbers.position(n)] for n in range(numbers.total + 1)]
-        for values in story["points"]
-    ]
+    positions = numbers.positions()
+    series = [[values[position] for position in positions] for values in story["points"]]
     last = max(numbers.total, 1)
     top, step = _scale_top(max(max(values) for values in series))
     inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
