@@ -100,11 +100,10 @@ class TokenFeed(streams.Feed):
     async def first(self) -> bytes:
         # Read once subscribed: what is committed meanwhile is read here or told later.
         out = await sync_to_async(news)(self.user, self.known)
-        current = hub.current()
-        if isinstance(current, hub.LocalHub):  # what live.keeper compares with
-            for game_id, (version, chat_count) in self.known.games.items():
-                wire = channels.GameState(version, chat_count).wire
-                current.remember(channels.game_channel(game_id), wire)
+        for game_id, (version, chat_count) in self.known.games.items():
+            hub.remember(
+                channels.game_channel(game_id), channels.GameState(version, chat_count).wire
+            )
         self.done = bool(set(self.known.games) - self.listened)  # a game not listened to
         return out
 

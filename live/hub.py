@@ -322,6 +322,14 @@ def local() -> LocalHub:
     return _local
 
 
+def remember(name: str, data: str) -> None:
+    """What a new stream read first on ``name``, for ``live.keeper`` to compare changes
+    with: only the in-process hub compares (through Redis every change is published)."""
+    serving = current()
+    if isinstance(serving, LocalHub):
+        serving.remember(name, data)
+
+
 def open_streams() -> int:
     """How many streams this process serves (all event loops)."""
     with _hubs_lock:

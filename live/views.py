@@ -46,9 +46,7 @@ async def game_stream(request, game):
         state = await sync_to_async(_read_state)(game.pk)
         if state is None:
             return b""
-        current = hub.current()
-        if isinstance(current, hub.LocalHub):
-            current.remember(names[0], state.wire)
+        hub.remember(names[0], state.wire)
         head = channels.event_id(state) if state == known else channels.game_event(state)
         # A player's badge may have changed while the browser was away.
         return head + (channels.badge_event() if reconnect and len(names) > 1 else b"")
