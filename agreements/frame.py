@@ -99,7 +99,7 @@ def _panel(context) -> dict | None:
     panel["pause_days_left"] = pause.days_left(game)
     if not page.my_turn:  # the player to move has nothing handed over to take back
         try:
-            turn = takeback.last_turn(game, page.viewer, page.state)
+            turn = takeback.last_turn(game, page.viewer)
         except play.PlayError:
             turn = None
         panel["take_back_turn"] = turn

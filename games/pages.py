@@ -52,10 +52,6 @@ class BoardPage:
     # The viewer's move numbers (games.numbering): ``at``, ``since`` and the log's are
     # theirs, without the others' secret steps.
     numbers: Numbering = field(default_factory=Numbering)
-    # The state the view was built from, at the latest position (``game.move_count``
-    # moves; None for a past one): what a part works out from the position (the
-    # take-back offer) need not rebuild it.
-    state: Any = None
 
     # Both are drawn only inside the cached fragments (games.fragments): worked
     # out when a fragment is rendered, never for one served from the cache.
@@ -255,7 +251,6 @@ def board_page(
         cut_short=bool(
             not history and game.status != Game.Status.ACTIVE and engine.result(state) is None
         ),
-        state=None if history else state,
     )
     if page.may_plan:
         page.plan_problem = premoves.why_not_yet(engine, state, viewer)
