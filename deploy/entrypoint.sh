@@ -22,11 +22,13 @@ case "$role" in
     # Two processes per core with two threads each: one process's threads share one GIL,
     # and with eight a thread back from a query waited for it behind the others' drawing
     # (bench/capacity.py held 1,500 players with 2 x 8, 3,000 with 4 x 2 on two cores).
+    # Four by default, not two per `nproc`: nproc counts the host's cores, not a
+    # container's CPU limit, and every thread keeps a database connection.
     export ASGI_THREADS="${ASGI_THREADS:-2}"
     exec gunicorn config.asgi:application \
       --worker-class uvicorn_worker.UvicornWorker \
       --bind "0.0.0.0:${PORT:-8000}" \
-      --workers "${WEB_CONCURRENCY:-$((2 * $(nproc)))}" \
+      --workers "${WEB_CONCURRENCY:-4}" \
       --graceful-timeout 30 \
       "$@"
     ;;

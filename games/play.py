@@ -494,10 +494,10 @@ def act(game_id: int, user, action: Any, seen: int | str | None) -> Game:
             game.secret_steps += 1  # nobody else sees it: what they read stays as it was
         else:
             game.version += 1
-        finished = _turns_finished(game, seat.number, own, number, state) if number > own else None
-        _after_change(
-            game, state, moved_on=number > own, seats=seats, finished=finished or frozenset()
+        finished = (
+            _turns_finished(game, seat.number, own, number, state) if number > own else frozenset()
         )
+        _after_change(game, state, moved_on=number > own, seats=seats, finished=finished)
         if not user.is_bot:
             # Acting is taking in the position. A computer standing in does not
             # take it in for the player: on their return, "since you last
